@@ -1,0 +1,15 @@
+package proc
+
+import "golang.org/x/sys/unix"
+
+// environ reads a process's environment with sysctl kern.procargs2, which
+// lays out: argc (int32), the executable path, NUL padding, argc arguments,
+// then the environment, each NUL-terminated. Only processes of the same
+// user can be read.
+func environ(pid int) ([]string, error) {
+	buf, err := unix.SysctlRaw("kern.procargs2", pid)
+	if err != nil {
+		return nil, err
+	}
+	return parseProcargs2(buf)
+}

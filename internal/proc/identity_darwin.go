@@ -1,0 +1,66 @@
+package proc
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+
+	"golang.org/x/sys/unix"
+)
+
+// macOS has no boot id; the boot time in seconds stands in for it.
+var bootID = sync.OnceValue(func() string {
+	tv, err := unix.SysctlTimeval("kern.boottime")
+	if err != nil {
+		return ""
+	}
+	return strconv.FormatInt(int64(tv.Sec), 10)
+})
+
+const szomb = 5 // SZOMB in <sys/proc.h>
+
+func infoOf(kp *unix.KinfoProc) Info {
+	tv := kp.Proc.P_starttime
+	return Info{
+		Identity: Identity{
+			PID:   int(kp.Proc.P_pid),
+			Start: uint64(tv.Sec)*1e6 + uint64(tv.Usec),
+			Boot:  bootID(),
+		},
+		PPID:   int(kp.Eproc.Ppid),
+		PGID:   int(kp.Eproc.Pgid),
+		SID:    -1,
+		UID:    int(kp.Eproc.Pcred.P_ruid),
+		Zombie: kp.Proc.P_stat == szomb,
+	}
+}
+
+// stat reads one process's kinfo_proc with sysctl kern.proc.pid.
+func stat(pid int) (Info, error) {
+	kp, err := unix.SysctlKinfoProc("kern.proc.pid", pid)
+	if err != nil {
+		// A PID nobody holds comes back as a short read (EIO).
+		if kerr := unix.Kill(pid, 0); errors.Is(kerr, unix.ESRCH) {
+			return Info{}, fmt.Errorf("pid %d: %w", pid, ErrGone)
+		}
+		return Info{}, fmt.Errorf("sysctl kern.proc.pid.%d: %w", pid, err)
+	}
+	if int(kp.Proc.P_pid) != pid {
+		return Info{}, fmt.Errorf("pid %d: %w", pid, ErrGone)
+	}
+	return infoOf(kp), nil
+}
+
+// List returns a snapshot of every process, from sysctl kern.proc.all.
+func List() ([]Info, error) {
+	kps, err := unix.SysctlKinfoProcSlice("kern.proc.all")
+	if err != nil {
+		return nil, fmt.Errorf("sysctl kern.proc.all: %w", err)
+	}
+	out := make([]Info, 0, len(kps))
+	for i := range kps {
+		out = append(out, infoOf(&kps[i]))
+	}
+	return out, nil
+}

@@ -1,0 +1,99 @@
+package proc
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+var bootID = sync.OnceValue(func() string {
+	b, err := os.ReadFile("/proc/sys/kernel/random/boot_id")
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(b))
+})
+
+// stat reads /proc/<pid>/stat.
+func stat(pid int) (Info, error) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		if os.IsNotExist(err) {
+			return Info{}, fmt.Errorf("pid %d: %w", pid, ErrGone)
+		}
+		return Info{}, err
+	}
+	info, err := parseStat(b)
+	if err != nil {
+		return Info{}, fmt.Errorf("/proc/%d/stat: %w", pid, err)
+	}
+	info.Boot = bootID()
+	return info, nil
+}
+
+// parseStat reads the fields of /proc/<pid>/stat that identity needs. The
+// command name (field 2) is in parentheses and may itself hold spaces and
+// parentheses, so the fields are split after the last ')'.
+func parseStat(b []byte) (Info, error) {
+	open := bytes.IndexByte(b, '(')
+	end := bytes.LastIndexByte(b, ')')
+	if open < 0 || end < open {
+		return Info{}, fmt.Errorf("no command name in %q", b)
+	}
+	pid, err := strconv.Atoi(string(bytes.TrimSpace(b[:open])))
+	if err != nil {
+		return Info{}, fmt.Errorf("bad pid in %q", b)
+	}
+	// rest[0] is field 3 (state); field n is rest[n-3].
+	rest := strings.Fields(string(b[end+1:]))
+	if len(rest) < 20 {
+		return Info{}, fmt.Errorf("only %d fields after the command name", len(rest))
+	}
+	num := func(field int) (int, error) { return strconv.Atoi(rest[field-3]) }
+	ppid, err1 := num(4)
+	pgid, err2 := num(5)
+	sid, err3 := num(6)
+	start, err4 := strconv.ParseUint(rest[22-3], 10, 64)
+	for _, e := range []error{err1, err2, err3, err4} {
+		if e != nil {
+			return Info{}, e
+		}
+	}
+	return Info{
+		Identity: Identity{PID: pid, Start: start},
+		PPID:     ppid,
+		PGID:     pgid,
+		SID:      sid,
+		UID:      -1,
+		Zombie:   rest[0] == "Z" || rest[0] == "X",
+	}, nil
+}
+
+// List returns a snapshot of every process the caller can see.
+func List() ([]Info, error) {
+	d, err := os.Open("/proc")
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	names, err := d.Readdirnames(-1)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Info, 0, len(names))
+	for _, n := range names {
+		pid, err := strconv.Atoi(n)
+		if err != nil {
+			continue
+		}
+		info, err := stat(pid)
+		if err != nil {
+			continue // exited while we looked
+		}
+		out = append(out, info)
+	}
+	return out, nil
+}

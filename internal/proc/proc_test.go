@@ -1,0 +1,313 @@
+//go:build linux || darwin
+
+package proc
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// The test binary re-executes itself as the processes the tests kill. The
+// helper to run is named by PROC_TEST_HELPER.
+func TestMain(m *testing.M) {
+	if h := os.Getenv("PROC_TEST_HELPER"); h != "" {
+		runHelper(h)
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+func runHelper(name string) {
+	switch name {
+	case "sleep":
+		fmt.Println("ready")
+		time.Sleep(time.Hour)
+	case "ignore-term":
+		signal.Ignore(syscall.SIGTERM)
+		fmt.Println("ready")
+		time.Sleep(time.Hour)
+	case "tree-root":
+		// root → middle (calls setsid) → leaf (ignores SIGTERM). The middle
+		// writes "middlePID leafPID" to the file named by PROC_TEST_OUT.
+		cmd := helperCmd("tree-middle")
+		cmd.Stdout = os.Stdout
+		if err := cmd.Start(); err != nil {
+			panic(err)
+		}
+		time.Sleep(time.Hour)
+	case "tree-middle":
+		if _, err := unix.Setsid(); err != nil {
+			panic(err)
+		}
+		leaf := helperCmd("ignore-term")
+		out, _ := leaf.StdoutPipe()
+		if err := leaf.Start(); err != nil {
+			panic(err)
+		}
+		bufio.NewReader(out).ReadString('\n') // leaf has installed its handler
+		line := fmt.Sprintf("%d %d\n", os.Getpid(), leaf.Process.Pid)
+		if err := os.WriteFile(os.Getenv("PROC_TEST_OUT"), []byte(line), 0o600); err != nil {
+			panic(err)
+		}
+		time.Sleep(time.Hour)
+	case "subreaper":
+		// Becomes a subreaper, starts a child that starts a grandchild in a
+		// new session and exits, then checks the grandchild reparented here.
+		if err := BecomeSubreaper(); err != nil {
+			fmt.Println("subreaper:", err)
+			os.Exit(3)
+		}
+		mid := helperCmd("orphan-maker")
+		out, _ := mid.StdoutPipe()
+		if err := mid.Start(); err != nil {
+			panic(err)
+		}
+		line, _ := bufio.NewReader(out).ReadString('\n')
+		mid.Wait()
+		gpid, _ := strconv.Atoi(strings.TrimSpace(line))
+		deadline := time.Now().Add(5 * time.Second)
+		for time.Now().Before(deadline) {
+			if info, err := stat(gpid); err == nil && info.PPID == os.Getpid() {
+				id := info.Identity
+				if _, err := KillTree(context.Background(), id, KillOptions{Grace: time.Second}); err != nil {
+					fmt.Println("kill:", err)
+					os.Exit(4)
+				}
+				if Alive(id) {
+					fmt.Println("grandchild survived")
+					os.Exit(5)
+				}
+				if _, err := stat(gpid); err == nil {
+					fmt.Println("grandchild not reaped")
+					os.Exit(6)
+				}
+				fmt.Println("ok")
+				return
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		fmt.Println("grandchild never reparented to the subreaper")
+		os.Exit(7)
+	case "orphan-maker":
+		gc := helperCmd("sleep")
+		gc.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		if err := gc.Start(); err != nil {
+			panic(err)
+		}
+		fmt.Println(gc.Process.Pid)
+	default:
+		panic("unknown helper " + name)
+	}
+}
+
+func helperCmd(name string) *exec.Cmd {
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "PROC_TEST_HELPER="+name)
+	return cmd
+}
+
+// startHelper starts a helper and waits for it to say it is ready.
+func startHelper(t *testing.T, name string, env ...string) *exec.Cmd {
+	t.Helper()
+	cmd := helperCmd(name)
+	cmd.Env = append(cmd.Env, env...)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+	})
+	if line, err := bufio.NewReader(out).ReadString('\n'); err != nil || line != "ready\n" {
+		t.Fatalf("helper %s: %q, %v", name, line, err)
+	}
+	return cmd
+}
+
+func TestParseIdentityRoundTrip(t *testing.T) {
+	for _, id := range []Identity{
+		{PID: 1, Start: 0},
+		{PID: 4242, Start: 178490, Boot: "3d1219c7-c4c5-404a-aa1f-6d2a48adfda4"},
+	} {
+		got, err := Parse(id.String())
+		if err != nil || got != id {
+			t.Errorf("Parse(%q) = %+v, %v; want %+v", id.String(), got, err, id)
+		}
+	}
+	for _, bad := range []string{"", "12", "x:1:b", "-3:1:", "12:y:"} {
+		if _, err := Parse(bad); err == nil {
+			t.Errorf("Parse(%q) succeeded", bad)
+		}
+	}
+}
+
+func TestSelfVerifies(t *testing.T) {
+	id, err := Self()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if id.PID != os.Getpid() || id.Start == 0 {
+		t.Fatalf("Self() = %+v", id)
+	}
+	if err := id.Verify(); err != nil {
+		t.Fatalf("Verify(self) = %v", err)
+	}
+}
+
+func TestSignalRefusesExitedProcess(t *testing.T) {
+	cmd := startHelper(t, "sleep")
+	id, err := Of(cmd.Process.Pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	if err := Signal(id, syscall.SIGTERM); !errors.Is(err, ErrGone) {
+		t.Fatalf("Signal(exited) = %v, want ErrGone", err)
+	}
+	if Alive(id) {
+		t.Fatal("Alive(exited) = true")
+	}
+}
+
+func TestSignalRefusesWrongStartTime(t *testing.T) {
+	cmd := startHelper(t, "sleep")
+	id, err := Of(cmd.Process.Pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stale := id
+	stale.Start-- // the identity of an earlier holder of this PID
+	if err := Signal(stale, syscall.SIGTERM); !errors.Is(err, ErrReused) {
+		t.Fatalf("Signal(wrong start) = %v, want ErrReused", err)
+	}
+	time.Sleep(50 * time.Millisecond)
+	if !Alive(id) {
+		t.Fatal("the process was signalled although its start time differed")
+	}
+	if err := Signal(id, syscall.SIGTERM); err != nil {
+		t.Fatalf("Signal(right identity) = %v", err)
+	}
+}
+
+func TestKillTreeReachesSetsidGrandchildIgnoringTerm(t *testing.T) {
+	outFile := filepath.Join(t.TempDir(), "pids")
+	root := helperCmd("tree-root")
+	root.Env = append(root.Env, "PROC_TEST_OUT="+outFile)
+	if err := root.Start(); err != nil {
+		t.Fatal(err)
+	}
+	reaped := make(chan struct{})
+	go func() { root.Wait(); close(reaped) }()
+
+	var middle, leaf int
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		b, err := os.ReadFile(outFile)
+		if err == nil && strings.HasSuffix(string(b), "\n") {
+			fmt.Sscan(string(b), &middle, &leaf)
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("tree never came up")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	ids := map[string]Identity{}
+	for name, pid := range map[string]int{"root": root.Process.Pid, "middle": middle, "leaf": leaf} {
+		id, err := Of(pid)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		ids[name] = id
+	}
+	if info, _ := stat(middle); info.SID != -1 && info.SID != middle {
+		t.Fatalf("middle did not start a session: sid %d", info.SID)
+	}
+
+	// The root is our own exec.Cmd child, so its status is Cmd.Wait's.
+	res, err := KillTree(context.Background(), ids["root"], KillOptions{
+		Grace: 300 * time.Millisecond,
+		Reap:  func(pid int) {},
+	})
+	if err != nil {
+		t.Fatalf("KillTree: %v (result %+v)", err, res)
+	}
+	for name, id := range ids {
+		if Alive(id) {
+			t.Errorf("%s (pid %d) survived", name, id.PID)
+		}
+	}
+	killed := false
+	for _, k := range res.Killed {
+		killed = killed || k == ids["leaf"]
+	}
+	if !killed {
+		t.Errorf("the leaf ignoring SIGTERM was not SIGKILLed at the grace: %+v", res)
+	}
+	<-reaped
+}
+
+func TestDescendantsWalksParentLinks(t *testing.T) {
+	p := func(pid, ppid int) Info { return Info{Identity: Identity{PID: pid, Start: uint64(pid)}, PPID: ppid} }
+	snap := []Info{
+		p(1, 0), p(10, 1), // root's parent chain
+		p(100, 10),               // root
+		p(101, 100), p(102, 100), // children
+		p(201, 101),            // grandchild (new session: same walk)
+		p(301, 201),            // great-grandchild
+		p(500, 1), p(501, 500), // unrelated tree
+		p(600, 600), // malformed self-parent
+	}
+	var got []int
+	for _, d := range Descendants(snap, 100) {
+		got = append(got, d.PID)
+	}
+	want := []int{101, 102, 201, 301}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("Descendants = %v, want %v", got, want)
+	}
+	if d := Descendants(snap, 999); len(d) != 0 {
+		t.Fatalf("Descendants of unknown pid = %v", d)
+	}
+}
+
+func TestFindByEnvFindsMarkedProcess(t *testing.T) {
+	marker := fmt.Sprintf("test-%d-%d", os.Getpid(), time.Now().UnixNano())
+	cmd := startHelper(t, "sleep", "PROC_TEST_MARKER="+marker)
+	startHelper(t, "sleep", "PROC_TEST_MARKER=other")
+	found, err := FindByEnv("PROC_TEST_MARKER", marker)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(found) != 1 || found[0].PID != cmd.Process.Pid {
+		t.Fatalf("FindByEnv = %+v, want only pid %d", found, cmd.Process.Pid)
+	}
+}
+
+func TestSubreaperAdoptsAndReapsOrphans(t *testing.T) {
+	if !SubreaperSupported {
+		t.Skip("no child subreaper on this OS; FindByEnv covers escaped processes here")
+	}
+	out, err := helperCmd("subreaper").CombinedOutput()
+	if err != nil || strings.TrimSpace(string(out)) != "ok" {
+		t.Fatalf("subreaper helper: %v\n%s", err, out)
+	}
+}
