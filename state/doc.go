@@ -1,0 +1,30 @@
+// Package state owns the .state.json contract between superclaude, the
+// agent it supervises, and the agent's status line and hooks: seed 000 §8,
+// every field typed.
+//
+// Each session is a directory under a sessions root
+// (sessions/<name>/.state.json). Writes go through [Store.Update]: an
+// exclusive flock on .state.json.lock beside the file, read, modify, write a
+// temporary file, fsync, rename over the old one, fsync the directory. A
+// reader therefore sees the old file or the new one, never half of one, and
+// two writers never lose each other's changes (race R5 of the seeds, where
+// jq read-modify-write did).
+//
+// Fields this package does not know survive every write, so tools that add
+// their own keys keep them. A file that fails to parse or validate is never
+// overwritten or deleted: [Store.Update] moves it aside as
+// .state.json.corrupt-<time> and returns an [*Error] naming the file and the
+// field, and readers skip it with the same error.
+//
+// Lookup (which session belongs to this pane, or to this supervisor) goes
+// through a small index under <root>/.index: one file per pane and per
+// supervisor PID naming the session. A lookup reads one index file and the
+// one state file it names, so it costs the same with 10 sessions or 10,000.
+// The index is a cache, never trusted blindly: every hit is checked against
+// the state file, and a miss, a mismatch or a sessions directory changed
+// behind its back rebuilds it from the files.
+//
+// Every transition (lifecycle, overflowed, killRequested, sessionId, pid,
+// fleetPaneId, skill, phase) is appended to <root>/.events.jsonl with its
+// time, session, actor and reason, so that a restart can be explained later.
+package state

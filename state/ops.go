@@ -1,0 +1,220 @@
+package state
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/superclaude/superclaude/internal/proc"
+)
+
+// This file holds the session commands of seed 000 §6 (session.sh
+// activate, phase, deactivate, restart, update, target). Each writes
+// exactly the fields the writer audit of seed 000 §3.2 and the table of §1
+// give it, no more; writerAudit in ops_test.go checks that field by field.
+
+// Caller is who runs a session command: the supervisor the command belongs
+// to (CLAUDE_SUPERVISOR_PID, verified) and the pane it runs in ("" outside
+// a fleet).
+type Caller struct {
+	Owner proc.Identity
+	Pane  string
+}
+
+// ErrOwned reports that another live supervisor owns a session (invariant
+// 2: one live owner per session).
+var ErrOwned = errors.New("session is owned by another live supervisor")
+
+// Activate creates or re-activates a session for skill, owned by c.Owner in
+// c.Pane. It writes pid, skill, lifecycle=active, loading=true,
+// overflowed=false, killRequested=false, fleetPaneId, startedAt (when
+// new), toolCallsSinceLastLog=0 and the heartbeat thresholds 3 and 10.
+//
+// It refuses a session whose recorded owner is a different process that is
+// still alive (invariant 2), and it clears fleetPaneId from the session
+// that held c.Pane before (invariant 1: one session per pane).
+func (s *Store) Activate(name, skill string, c Caller) (*State, error) {
+	var prev *Session
+	if c.Pane != "" {
+		if p, err := s.FindByPane(c.Pane); err == nil && p.Name != name {
+			prev = p
+		}
+	}
+	st, err := s.Update(name, "activate "+skill, func(st *State) error {
+		if st.Exists() && st.PID > 0 && st.PID != c.Owner.PID && OwnerAlive(st) {
+			return fmt.Errorf("%w: %s belongs to pid %d", ErrOwned, name, st.PID)
+		}
+		loading := true
+		st.PID, st.PIDStart, st.PIDBoot = c.Owner.PID, c.Owner.Start, c.Owner.Boot
+		st.Skill = skill
+		st.Lifecycle = Active
+		st.Loading = &loading
+		st.Overflowed = false
+		st.KillRequested = false
+		st.FleetPaneID = c.Pane
+		if st.StartedAt.IsZero() {
+			st.StartedAt = s.now()
+		}
+		st.ToolCallsSinceLastLog = 0
+		st.ToolUseWithoutLogsWarnAfter = DefaultWarnAfter
+		st.ToolUseWithoutLogsBlockAfter = DefaultBlockAfter
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if prev != nil {
+		_, err := s.Update(prev.Name, "pane "+c.Pane+" claimed by "+name, func(o *State) error {
+			if !o.Exists() {
+				return errSkip
+			}
+			if o.FleetPaneID == c.Pane {
+				o.FleetPaneID = ""
+			}
+			return nil
+		})
+		if err != nil && !errors.Is(err, errSkip) {
+			s.report(fmt.Errorf("activate %s: releasing pane %s from %s: %w", name, c.Pane, prev.Name, err))
+		}
+	}
+	return st, nil
+}
+
+var errSkip = errors.New("skip")
+
+// existing runs Update on a session that must already exist.
+func (s *Store) existing(name, reason string, fn func(*State) error) (*State, error) {
+	if !s.Exists(name) {
+		return nil, fmt.Errorf("session %s: %w", name, ErrNoSession)
+	}
+	return s.Update(name, reason, func(st *State) error {
+		if !st.Exists() {
+			return fmt.Errorf("session %s: %w", name, ErrNoSession)
+		}
+		return fn(st)
+	})
+}
+
+// Phase records the skill phase: currentPhase, lastHeartbeat, loading
+// deleted, toolCallsByTranscript reset to {}.
+func (s *Store) Phase(name, phase string) (*State, error) {
+	return s.existing(name, "phase "+phase, func(st *State) error {
+		st.CurrentPhase = phase
+		st.LastHeartbeat = s.now()
+		st.Loading = nil
+		st.ToolCallsByTranscript = map[string]int{}
+		return nil
+	})
+}
+
+// Deactivate marks the session completed: lifecycle=completed,
+// lastHeartbeat, and sessionDescription and keywords when given.
+func (s *Store) Deactivate(name, description, keywords string) (*State, error) {
+	return s.existing(name, "deactivate", func(st *State) error {
+		st.Lifecycle = Completed
+		st.LastHeartbeat = s.now()
+		if d := strings.TrimSpace(description); d != "" {
+			st.SessionDescription = d
+		}
+		if keywords != "" {
+			st.Keywords = keywords
+		}
+		return nil
+	})
+}
+
+// DefaultPhase is the phase a restart prompt names when none was recorded.
+const DefaultPhase = "Phase 1: Setup"
+
+// ContinuePrompt is the first prompt of a fresh agent after an overflow
+// restart: the /session continue command with the session, skill and
+// phase. It travels as one argument, never through a shell.
+func ContinuePrompt(name, skill, phase string) string {
+	if phase == "" {
+		phase = DefaultPhase
+	}
+	p := "/session continue --session " + name
+	if skill != "" {
+		p += " --skill " + skill
+	}
+	return p + " --phase " + quote(phase)
+}
+
+// RequestRestart prepares an overflow restart, state only: killRequested,
+// restartPrompt, contextUsage=0, sessionId deleted. Killing the agent is
+// the supervisor's watchdog's job.
+func (s *Store) RequestRestart(name string) (*State, error) {
+	return s.existing(name, "restart requested", func(st *State) error {
+		st.KillRequested = true
+		st.RestartPrompt = ContinuePrompt(name, st.Skill, st.CurrentPhase)
+		st.ContextUsage = 0
+		st.SessionID = ""
+		return nil
+	})
+}
+
+// Target sets targetFile, the file the status line shows.
+func (s *Store) Target(name, file string) (*State, error) {
+	return s.existing(name, "target "+file, func(st *State) error {
+		st.TargetFile = file
+		return nil
+	})
+}
+
+// Set is the generic `update key=value …`. A known field takes its value
+// as JSON when it parses as the field's type, else as a string; an unknown
+// field takes JSON when the value parses, else a string, and an empty
+// value deletes it. A value of the wrong type names the field.
+func (s *Store) Set(name string, assignments []string) (*State, error) {
+	type kv struct {
+		key string
+		val string
+	}
+	var pairs []kv
+	for _, a := range assignments {
+		k, v, ok := strings.Cut(a, "=")
+		if !ok || k == "" {
+			return nil, fmt.Errorf("update: %q is not key=value", a)
+		}
+		pairs = append(pairs, kv{k, v})
+	}
+	return s.existing(name, "update", func(st *State) error {
+		for _, p := range pairs {
+			if err := setField(st, p.key, p.val); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+func setField(st *State, key, val string) error {
+	f, known := fieldByName[key]
+	if !known {
+		if val == "" {
+			st.SetExtra(key, nil)
+			return nil
+		}
+		raw := json.RawMessage(val)
+		if !json.Valid(raw) {
+			raw = json.RawMessage(quote(val))
+		}
+		st.SetExtra(key, raw)
+		return nil
+	}
+	raw := bytes.TrimSpace([]byte(val))
+	var err error
+	if json.Valid(raw) {
+		if err = f.decode(st, raw); err == nil {
+			return nil
+		}
+	}
+	if err2 := f.decode(st, json.RawMessage(quote(val))); err2 == nil {
+		return nil
+	} else if err == nil {
+		err = err2
+	}
+	return fmt.Errorf("update: field %q: %v", key, err)
+}

@@ -1,0 +1,375 @@
+package state
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/superclaude/superclaude/internal/proc"
+)
+
+// full is a session with every field of seed 000 §8 set to a value no
+// command writes, so that any write shows up as a change.
+const full = `{
+  "pid": 777777,
+  "sessionId": "abc-123-def",
+  "skill": "implement",
+  "lifecycle": "dehydrating",
+  "loading": false,
+  "overflowed": true,
+  "killRequested": false,
+  "contextUsage": 0.72,
+  "currentPhase": "Phase 3: Execution",
+  "fleetPaneId": "fleet:company:SDK",
+  "targetFile": "IMPLEMENTATION_LOG.md",
+  "sessionDescription": "old description",
+  "keywords": "old,keywords",
+  "startedAt": "2026-02-07T10:00:00Z",
+  "lastHeartbeat": "2026-02-07T11:00:00Z",
+  "restartPrompt": "old prompt",
+  "toolCallsSinceLastLog": 7,
+  "toolCallsByTranscript": {"abc123.jsonl": 5},
+  "toolUseWithoutLogsWarnAfter": 5,
+  "toolUseWithoutLogsBlockAfter": 20,
+  "custom": "kept"
+}`
+
+// changedFields lists every key whose JSON differs between two states.
+func changedFields(t *testing.T, before, after *State) []string {
+	t.Helper()
+	var a, b map[string]json.RawMessage
+	ab, _ := before.MarshalJSON()
+	bb, _ := after.MarshalJSON()
+	json.Unmarshal(ab, &a)
+	json.Unmarshal(bb, &b)
+	var out []string
+	for k, v := range b {
+		if string(a[k]) != string(v) {
+			out = append(out, k)
+		}
+	}
+	for k := range a {
+		if _, ok := b[k]; !ok {
+			out = append(out, k+"(deleted)")
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TestWriterAudit checks each session command against seed 000 §3.2 and
+// the component table of §1: exactly these fields change, to these values.
+func TestWriterAudit(t *testing.T) {
+	me, err := proc.Self()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		cmd    string
+		body   string // the file before; full when empty
+		run    func(s *Store) (*State, error)
+		writes []string
+		check  func(t *testing.T, st *State)
+	}{
+		{
+			cmd:  "activate",
+			body: strings.Replace(full, `"killRequested": false`, `"killRequested": true`, 1),
+			run: func(s *Store) (*State, error) {
+				return s.Activate("sess", "test", Caller{Owner: me, Pane: "fleet:meta:Sessions"})
+			},
+			// startedAt stays: the session already has one.
+			writes: []string{"fleetPaneId", "killRequested", "lifecycle", "loading", "overflowed",
+				"pid", "pidBoot", "pidStart", "skill", "toolCallsSinceLastLog",
+				"toolUseWithoutLogsBlockAfter", "toolUseWithoutLogsWarnAfter"},
+			check: func(t *testing.T, st *State) {
+				if st.PID != me.PID || st.PIDStart != me.Start || st.Skill != "test" || st.Lifecycle != Active ||
+					st.Loading == nil || !*st.Loading || st.Overflowed || st.KillRequested ||
+					st.FleetPaneID != "fleet:meta:Sessions" || st.ToolCallsSinceLastLog != 0 ||
+					st.ToolUseWithoutLogsWarnAfter != 3 || st.ToolUseWithoutLogsBlockAfter != 10 {
+					t.Errorf("activate wrote %+v", st)
+				}
+			},
+		},
+		{
+			cmd:    "phase",
+			run:    func(s *Store) (*State, error) { return s.Phase("sess", "Phase 4: Verify") },
+			writes: []string{"currentPhase", "lastHeartbeat", "loading(deleted)", "toolCallsByTranscript"},
+			check: func(t *testing.T, st *State) {
+				if st.CurrentPhase != "Phase 4: Verify" || !st.LastHeartbeat.Equal(t0) || st.Loading != nil || len(st.ToolCallsByTranscript) != 0 || st.ToolCallsByTranscript == nil {
+					t.Errorf("phase wrote %+v", st)
+				}
+			},
+		},
+		{
+			cmd:    "deactivate",
+			run:    func(s *Store) (*State, error) { return s.Deactivate("sess", "did things\nand more\n", "a,b") },
+			writes: []string{"keywords", "lastHeartbeat", "lifecycle", "sessionDescription"},
+			check: func(t *testing.T, st *State) {
+				if st.Lifecycle != Completed || st.SessionDescription != "did things\nand more" || st.Keywords != "a,b" {
+					t.Errorf("deactivate wrote %+v", st)
+				}
+			},
+		},
+		{
+			cmd:    "deactivate without description or keywords",
+			run:    func(s *Store) (*State, error) { return s.Deactivate("sess", "", "") },
+			writes: []string{"lastHeartbeat", "lifecycle"},
+		},
+		{
+			cmd:    "restart",
+			run:    func(s *Store) (*State, error) { return s.RequestRestart("sess") },
+			writes: []string{"contextUsage", "killRequested", "restartPrompt", "sessionId(deleted)"},
+			check: func(t *testing.T, st *State) {
+				want := `/session continue --session sess --skill implement --phase "Phase 3: Execution"`
+				if !st.KillRequested || st.RestartPrompt != want || st.ContextUsage != 0 || st.SessionID != "" {
+					t.Errorf("restart wrote %+v", st)
+				}
+			},
+		},
+		{
+			cmd:    "target",
+			run:    func(s *Store) (*State, error) { return s.Target("sess", "TESTING_LOG.md") },
+			writes: []string{"targetFile"},
+		},
+		{
+			cmd: "update",
+			run: func(s *Store) (*State, error) {
+				return s.Set("sess", []string{"toolUseWithoutLogsBlockAfter=30", "note=free text"})
+			},
+			writes: []string{"note", "toolUseWithoutLogsBlockAfter"},
+			check: func(t *testing.T, st *State) {
+				raw, _ := st.Extra("note")
+				if st.ToolUseWithoutLogsBlockAfter != 30 || string(raw) != `"free text"` {
+					t.Errorf("update wrote %+v %s", st, raw)
+				}
+			},
+		},
+	} {
+		t.Run(tc.cmd, func(t *testing.T) {
+			s := newStore(t)
+			body := tc.body
+			if body == "" {
+				body = full
+			}
+			seed(t, s, "sess", body)
+			before, err := s.Load("sess")
+			if err != nil {
+				t.Fatal(err)
+			}
+			after, err := tc.run(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := changedFields(t, before, after); strings.Join(got, " ") != strings.Join(tc.writes, " ") {
+				t.Errorf("%s wrote %v, want %v", tc.cmd, got, tc.writes)
+			}
+			if tc.check != nil {
+				tc.check(t, after)
+			}
+			// What Update returned is what the file holds.
+			onDisk, err := s.Load("sess")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := changedFields(t, after, onDisk); len(got) != 0 {
+				t.Errorf("file differs from result in %v", got)
+			}
+		})
+	}
+}
+
+func TestCommandsOnMissingSessionFail(t *testing.T) {
+	s := newStore(t)
+	for name, op := range map[string]func() (*State, error){
+		"phase":      func() (*State, error) { return s.Phase("nope", "x") },
+		"deactivate": func() (*State, error) { return s.Deactivate("nope", "", "") },
+		"restart":    func() (*State, error) { return s.RequestRestart("nope") },
+		"target":     func() (*State, error) { return s.Target("nope", "f") },
+		"update":     func() (*State, error) { return s.Set("nope", []string{"a=1"}) },
+	} {
+		if _, err := op(); !errors.Is(err, ErrNoSession) {
+			t.Errorf("%s on a missing session: %v", name, err)
+		}
+	}
+	if s.Exists("nope") {
+		t.Error("a command created the missing session")
+	}
+}
+
+func TestUpdateRejectsWrongTypesNamingTheField(t *testing.T) {
+	s := newStore(t)
+	seed(t, s, "sess", full)
+	for _, a := range []string{"overflowed=maybe", "pid=abc", "lifecycle=overflow", "startedAt=yesterday", "novalue"} {
+		_, err := s.Set("sess", []string{a})
+		key, _, _ := strings.Cut(a, "=")
+		if err == nil || !strings.Contains(err.Error(), key) {
+			t.Errorf("update %s: %v", a, err)
+		}
+	}
+}
+
+// startSleeper returns the identity of a live process other than this one.
+func startSleeper(t *testing.T) proc.Identity {
+	t.Helper()
+	cmd := exec.Command("sleep", "60")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	id, err := proc.Of(cmd.Process.Pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+func TestActivateEnforcesOneLiveOwnerPerSession(t *testing.T) {
+	s := newStore(t)
+	other := startSleeper(t)
+	me, _ := proc.Self()
+	if _, err := s.Activate("sess", "a", Caller{Owner: other}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Activate("sess", "b", Caller{Owner: me}); !errors.Is(err, ErrOwned) {
+		t.Fatalf("activate over a live owner: %v", err)
+	}
+	// The same owner re-activates (S8, skill switch).
+	if st, err := s.Activate("sess", "c", Caller{Owner: other}); err != nil || st.Skill != "c" {
+		t.Fatalf("same owner: %+v %v", st, err)
+	}
+	// An owner whose PID was reused is dead: the start time differs.
+	stale := other
+	stale.Start++
+	if _, err := s.Update("sess", "test", func(st *State) error { st.PIDStart = stale.Start; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Activate("sess", "d", Caller{Owner: me}); err != nil {
+		t.Fatalf("takeover from a recycled pid: %v", err)
+	}
+}
+
+func TestActivateClaimsThePaneFromOtherSessions(t *testing.T) {
+	s := newStore(t)
+	me, _ := proc.Self()
+	if _, err := s.Activate("old", "a", Caller{Owner: me, Pane: "fleet:w:SDK"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Activate("new", "b", Caller{Owner: me, Pane: "fleet:w:SDK"}); err != nil {
+		t.Fatal(err)
+	}
+	old, _ := s.Load("old")
+	if old.FleetPaneID != "" {
+		t.Fatalf("old session kept the pane: %q", old.FleetPaneID)
+	}
+	got, err := s.FindByPane("fleet:w:SDK")
+	if err != nil || got.Name != "new" {
+		t.Fatalf("FindByPane = %+v, %v", got, err)
+	}
+}
+
+func TestLookupPaneFirstThenVerifiedOwner(t *testing.T) {
+	s := newStore(t)
+	me, _ := proc.Self()
+	other := startSleeper(t)
+	if _, err := s.Activate("by-pane", "a", Caller{Owner: other, Pane: "fleet:w:P"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Activate("by-pid", "a", Caller{Owner: me}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.Find("fleet:w:P", me.PID); err != nil || got.Name != "by-pane" {
+		t.Fatalf("pane first: %+v %v", got, err)
+	}
+	if got, err := s.Find("fleet:w:none", me.PID); err != nil || got.Name != "by-pid" {
+		t.Fatalf("pid second: %+v %v", got, err)
+	}
+	if _, err := s.Find("", 999999999); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("unknown: %v", err)
+	}
+	// An owner recorded with another start time is not this process.
+	if _, err := s.Update("by-pid", "test", func(st *State) error { st.PIDStart++; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.FindByOwner(me.PID); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("owner with the wrong start time found: %+v %v", got, err)
+	}
+}
+
+func TestIndexIsCheckedAgainstTheFiles(t *testing.T) {
+	s := newStore(t)
+	me, _ := proc.Self()
+	if _, err := s.Activate("a", "x", Caller{Owner: me, Pane: "p1"}); err != nil {
+		t.Fatal(err)
+	}
+
+	// A file edited behind the index's back: the hit is checked and the
+	// index rebuilt.
+	seed(t, s, "a", strings.Replace(full, "fleet:company:SDK", "p2", 1))
+	if _, err := s.FindByPane("p1"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("stale hit trusted: %v", err)
+	}
+	if got, err := s.FindByPane("p2"); err != nil || got.Name != "a" {
+		t.Fatalf("after edit: %+v %v", got, err)
+	}
+
+	// A session directory created by another tool makes the index stale.
+	time.Sleep(10 * time.Millisecond) // a new root mtime tick
+	seed(t, s, "foreign", strings.Replace(full, "fleet:company:SDK", "p3", 1))
+	if got, err := s.FindByPane("p3"); err != nil || got.Name != "foreign" {
+		t.Fatalf("foreign session: %+v %v", got, err)
+	}
+
+	// A lost index is rebuilt.
+	if err := os.RemoveAll(s.indexPath()); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.FindByPane("p2"); err != nil || got.Name != "a" {
+		t.Fatalf("after losing the index: %+v %v", got, err)
+	}
+
+	// A corrupt file is skipped and reported, not fatal.
+	var reported []error
+	s.Report = func(err error) { reported = append(reported, err) }
+	seed(t, s, "a", "{broken")
+	if _, err := s.FindByPane("p2"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("corrupt: %v", err)
+	}
+	if len(reported) == 0 || !strings.Contains(reported[0].Error(), StateFile) {
+		t.Fatalf("corrupt file not reported: %v", reported)
+	}
+}
+
+func TestTransitionsAreLogged(t *testing.T) {
+	s := newStore(t)
+	me, _ := proc.Self()
+	if _, err := s.Activate("sess", "implement", Caller{Owner: me}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.RequestRestart("sess"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Activate("other", "x", Caller{}); err != nil {
+		t.Fatal(err)
+	}
+	evs, err := s.Events("sess")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(evs) != 2 {
+		t.Fatalf("events = %+v", evs)
+	}
+	if evs[0].Reason != "activate implement" || evs[0].Changes["lifecycle"][1] != "active" || evs[0].Actor != "test" || !evs[0].Time.Equal(t0) {
+		t.Errorf("activate event = %+v", evs[0])
+	}
+	if c := evs[1].Changes["killRequested"]; c[0] != false || c[1] != true || evs[1].Reason != "restart requested" {
+		t.Errorf("restart event = %+v", evs[1])
+	}
+	if _, deleted := evs[1].Changes["sessionId"]; deleted {
+		t.Errorf("restart logged a sessionId change though none was bound: %+v", evs[1])
+	}
+}

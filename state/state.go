@@ -1,0 +1,522 @@
+package state
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"sort"
+	"time"
+)
+
+// Lifecycle is where a session is in its life (seed 000 §3.1).
+type Lifecycle string
+
+// The lifecycle values of seed 000 §3.1.
+const (
+	// Active is normal operation.
+	Active Lifecycle = "active"
+	// Completed means the skill's synthesis is done; the session gate
+	// re-engages until the next activate.
+	Completed Lifecycle = "completed"
+	// Dehydrating means /session dehydrate is saving the working context.
+	Dehydrating Lifecycle = "dehydrating"
+	// Restarting means the supervisor is starting a fresh agent with the
+	// restart prompt after an overflow kill.
+	Restarting Lifecycle = "restarting"
+	// Resuming means the supervisor found this pane's session with a dead
+	// owner and is resuming its conversation.
+	Resuming Lifecycle = "resuming"
+)
+
+// Lifecycles lists every valid lifecycle value.
+var Lifecycles = []Lifecycle{Active, Completed, Dehydrating, Restarting, Resuming}
+
+// Default thresholds of the logging heartbeat (seed 000 §6).
+const (
+	DefaultWarnAfter  = 3
+	DefaultBlockAfter = 10
+)
+
+// State is one session's .state.json. The JSON names are the seeds'; the
+// doc comment of each field says who writes it (seed 000 §3.2 and §8).
+type State struct {
+	// PID is the supervisor's PID (CLAUDE_SUPERVISOR_PID), written by
+	// activate, claimed by the status line, reset by the supervisor on
+	// fleet resume.
+	PID int
+	// PIDStart and PIDBoot complete PID into a verified process identity
+	// (superclaude's addition; seed-era files lack them).
+	PIDStart uint64
+	PIDBoot  string
+	// SessionID is the agent's conversation id, bound by the status line,
+	// deleted by restart. Empty means absent.
+	SessionID string
+	// Skill is the current skill, written by activate.
+	Skill string
+	// Lifecycle is the session's lifecycle.
+	Lifecycle Lifecycle
+	// Loading is the bootstrap flag: set by activate, deleted by phase.
+	// Nil means absent.
+	Loading *bool
+	// Overflowed is sticky: set by the overflow guard, cleared only by
+	// activate.
+	Overflowed bool
+	// KillRequested asks the watchdog to kill the agent: set by restart,
+	// cleared by activate and by the supervisor after it restarts.
+	KillRequested bool
+	// ContextUsage is the context window used, 0.0–1.0.
+	ContextUsage float64
+	// CurrentPhase is the skill phase, written by phase.
+	CurrentPhase string
+	// FleetPaneID is the stable pane identity, written by activate and
+	// cleared from other sessions when another activate claims the pane.
+	FleetPaneID string
+	// TargetFile is the file shown in the status line (target).
+	TargetFile string
+	// SessionDescription and Keywords are written by deactivate.
+	SessionDescription string
+	Keywords           string
+	// StartedAt is when the session was created.
+	StartedAt time.Time
+	// LastHeartbeat is the last activity seen.
+	LastHeartbeat time.Time
+	// RestartPrompt is the first prompt of the agent after an overflow
+	// restart: written by restart, deleted by the supervisor.
+	RestartPrompt string
+	// ToolCallsSinceLastLog is the legacy heartbeat counter.
+	ToolCallsSinceLastLog int
+	// ToolCallsByTranscript counts tool calls per agent instance, keyed by
+	// the basename of its transcript path.
+	ToolCallsByTranscript map[string]int
+	// ToolUseWithoutLogsWarnAfter and ToolUseWithoutLogsBlockAfter are the
+	// heartbeat thresholds.
+	ToolUseWithoutLogsWarnAfter  int
+	ToolUseWithoutLogsBlockAfter int
+	// Restarts counts the agent restarts the supervisor made in this
+	// session (superclaude's addition).
+	Restarts int
+
+	// extra holds the fields this package does not know, verbatim.
+	extra map[string]json.RawMessage
+	// exists is false for a State that Update made up because the file
+	// did not exist yet.
+	exists bool
+}
+
+// Exists reports whether the state was read from a file, as opposed to
+// made up by [Store.Update] for a session that has no file yet.
+func (s *State) Exists() bool { return s.exists }
+
+// Extra returns the raw JSON of a field this package does not know.
+func (s *State) Extra(key string) (json.RawMessage, bool) {
+	v, ok := s.extra[key]
+	return v, ok
+}
+
+// SetExtra sets a field this package does not know; nil deletes it.
+func (s *State) SetExtra(key string, v json.RawMessage) {
+	if v == nil {
+		delete(s.extra, key)
+		return
+	}
+	if s.extra == nil {
+		s.extra = map[string]json.RawMessage{}
+	}
+	s.extra[key] = v
+}
+
+// Clone returns a deep copy of s.
+func (s *State) Clone() *State {
+	c := *s
+	if s.Loading != nil {
+		v := *s.Loading
+		c.Loading = &v
+	}
+	if s.ToolCallsByTranscript != nil {
+		c.ToolCallsByTranscript = make(map[string]int, len(s.ToolCallsByTranscript))
+		for k, v := range s.ToolCallsByTranscript {
+			c.ToolCallsByTranscript[k] = v
+		}
+	}
+	if s.extra != nil {
+		c.extra = make(map[string]json.RawMessage, len(s.extra))
+		for k, v := range s.extra {
+			c.extra[k] = append(json.RawMessage(nil), v...)
+		}
+	}
+	return &c
+}
+
+// field describes one known key: how to read it into a State, how to write
+// it out, and whether it is present.
+type field struct {
+	name string
+	// decode reads raw into s; its error names what was wanted.
+	decode func(s *State, raw json.RawMessage) error
+	// encode returns the value to write, or ok=false to leave the key out.
+	encode func(s *State) (v any, ok bool)
+}
+
+func strField(name string, always bool, get func(*State) *string) field {
+	return field{
+		name: name,
+		decode: func(s *State, raw json.RawMessage) error {
+			if isNull(raw) {
+				*get(s) = ""
+				return nil
+			}
+			if err := json.Unmarshal(raw, get(s)); err != nil {
+				return fmt.Errorf("want a string, got %s", kind(raw))
+			}
+			return nil
+		},
+		encode: func(s *State) (any, bool) {
+			v := *get(s)
+			return v, always || v != ""
+		},
+	}
+}
+
+func intField(name string, always bool, get func(*State) *int) field {
+	return field{
+		name: name,
+		decode: func(s *State, raw json.RawMessage) error {
+			var f float64
+			if err := json.Unmarshal(raw, &f); err != nil {
+				return fmt.Errorf("want a number, got %s", kind(raw))
+			}
+			if f != math.Trunc(f) || f < 0 || f > math.MaxInt32 {
+				return fmt.Errorf("want a whole number ≥ 0, got %s", raw)
+			}
+			*get(s) = int(f)
+			return nil
+		},
+		encode: func(s *State) (any, bool) {
+			v := *get(s)
+			return v, always || v != 0
+		},
+	}
+}
+
+func boolField(name string, get func(*State) *bool) field {
+	return field{
+		name: name,
+		decode: func(s *State, raw json.RawMessage) error {
+			if err := json.Unmarshal(raw, get(s)); err != nil {
+				return fmt.Errorf("want true or false, got %s", kind(raw))
+			}
+			return nil
+		},
+		encode: func(s *State) (any, bool) { return *get(s), true },
+	}
+}
+
+func timeField(name string, get func(*State) *time.Time) field {
+	return field{
+		name: name,
+		decode: func(s *State, raw json.RawMessage) error {
+			var v string
+			if err := json.Unmarshal(raw, &v); err != nil {
+				return fmt.Errorf("want an RFC 3339 time string, got %s", kind(raw))
+			}
+			t, err := time.Parse(time.RFC3339Nano, v)
+			if err != nil {
+				return fmt.Errorf("want an RFC 3339 time, got %q", v)
+			}
+			*get(s) = t
+			return nil
+		},
+		encode: func(s *State) (any, bool) {
+			t := *get(s)
+			return FormatTime(t), !t.IsZero()
+		},
+	}
+}
+
+// FormatTime renders t the way .state.json stores times: RFC 3339 in UTC,
+// to the second, as the seeds' `date -u +%Y-%m-%dT%H:%M:%SZ` did.
+func FormatTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05Z") }
+
+// fields lists the known keys in the order seed 000 §8 shows them; files
+// are written in this order, then unknown keys sorted by name.
+var fields = []field{
+	intField("pid", true, func(s *State) *int { return &s.PID }),
+	{
+		name: "pidStart",
+		decode: func(s *State, raw json.RawMessage) error {
+			if err := json.Unmarshal(raw, &s.PIDStart); err != nil {
+				return fmt.Errorf("want a whole number ≥ 0, got %s", raw)
+			}
+			return nil
+		},
+		encode: func(s *State) (any, bool) { return s.PIDStart, s.PIDStart != 0 },
+	},
+	strField("pidBoot", false, func(s *State) *string { return &s.PIDBoot }),
+	strField("sessionId", false, func(s *State) *string { return &s.SessionID }),
+	strField("skill", true, func(s *State) *string { return &s.Skill }),
+	{
+		name: "lifecycle",
+		decode: func(s *State, raw json.RawMessage) error {
+			var v string
+			if err := json.Unmarshal(raw, &v); err != nil {
+				return fmt.Errorf("want a string, got %s", kind(raw))
+			}
+			if !validLifecycle(Lifecycle(v)) {
+				return fmt.Errorf("%q is not one of %s", v, lifecycleList())
+			}
+			s.Lifecycle = Lifecycle(v)
+			return nil
+		},
+		encode: func(s *State) (any, bool) { return s.Lifecycle, true },
+	},
+	{
+		name: "loading",
+		decode: func(s *State, raw json.RawMessage) error {
+			var v bool
+			if err := json.Unmarshal(raw, &v); err != nil {
+				return fmt.Errorf("want true or false, got %s", kind(raw))
+			}
+			s.Loading = &v
+			return nil
+		},
+		encode: func(s *State) (any, bool) {
+			if s.Loading == nil {
+				return nil, false
+			}
+			return *s.Loading, true
+		},
+	},
+	boolField("overflowed", func(s *State) *bool { return &s.Overflowed }),
+	boolField("killRequested", func(s *State) *bool { return &s.KillRequested }),
+	{
+		name: "contextUsage",
+		decode: func(s *State, raw json.RawMessage) error {
+			var v float64
+			if err := json.Unmarshal(raw, &v); err != nil {
+				return fmt.Errorf("want a number, got %s", kind(raw))
+			}
+			if v < 0 || math.IsNaN(v) {
+				return fmt.Errorf("want a fraction ≥ 0, got %s", raw)
+			}
+			s.ContextUsage = v
+			return nil
+		},
+		encode: func(s *State) (any, bool) { return s.ContextUsage, true },
+	},
+	strField("currentPhase", false, func(s *State) *string { return &s.CurrentPhase }),
+	strField("fleetPaneId", false, func(s *State) *string { return &s.FleetPaneID }),
+	strField("targetFile", false, func(s *State) *string { return &s.TargetFile }),
+	strField("sessionDescription", false, func(s *State) *string { return &s.SessionDescription }),
+	strField("keywords", false, func(s *State) *string { return &s.Keywords }),
+	timeField("startedAt", func(s *State) *time.Time { return &s.StartedAt }),
+	timeField("lastHeartbeat", func(s *State) *time.Time { return &s.LastHeartbeat }),
+	strField("restartPrompt", false, func(s *State) *string { return &s.RestartPrompt }),
+	intField("toolCallsSinceLastLog", true, func(s *State) *int { return &s.ToolCallsSinceLastLog }),
+	{
+		name: "toolCallsByTranscript",
+		decode: func(s *State, raw json.RawMessage) error {
+			var m map[string]json.RawMessage
+			if err := json.Unmarshal(raw, &m); err != nil {
+				return fmt.Errorf("want an object of counts, got %s", kind(raw))
+			}
+			out := make(map[string]int, len(m))
+			for k, v := range m {
+				var f float64
+				if err := json.Unmarshal(v, &f); err != nil || f < 0 || f != math.Trunc(f) {
+					return fmt.Errorf("key %q: want a whole number ≥ 0, got %s", k, v)
+				}
+				out[k] = int(f)
+			}
+			s.ToolCallsByTranscript = out
+			return nil
+		},
+		encode: func(s *State) (any, bool) {
+			return s.ToolCallsByTranscript, s.ToolCallsByTranscript != nil
+		},
+	},
+	intField("toolUseWithoutLogsWarnAfter", true, func(s *State) *int { return &s.ToolUseWithoutLogsWarnAfter }),
+	intField("toolUseWithoutLogsBlockAfter", true, func(s *State) *int { return &s.ToolUseWithoutLogsBlockAfter }),
+	intField("restarts", false, func(s *State) *int { return &s.Restarts }),
+}
+
+var fieldByName = func() map[string]*field {
+	m := make(map[string]*field, len(fields))
+	for i := range fields {
+		m[fields[i].name] = &fields[i]
+	}
+	return m
+}()
+
+// requiredFields must be present in every file.
+var requiredFields = []string{"pid", "lifecycle", "startedAt"}
+
+func validLifecycle(l Lifecycle) bool {
+	for _, v := range Lifecycles {
+		if v == l {
+			return true
+		}
+	}
+	return false
+}
+
+func lifecycleList() string {
+	var b bytes.Buffer
+	for i, v := range Lifecycles {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(string(v))
+	}
+	return b.String()
+}
+
+func isNull(raw json.RawMessage) bool { return string(bytes.TrimSpace(raw)) == "null" }
+
+// kind names the JSON type of raw for error messages.
+func kind(raw json.RawMessage) string {
+	t := bytes.TrimSpace(raw)
+	if len(t) == 0 {
+		return "nothing"
+	}
+	switch t[0] {
+	case '"':
+		return "a string " + string(t)
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case 't', 'f':
+		return "a boolean " + string(t)
+	case 'n':
+		return "null"
+	default:
+		return "a number " + string(t)
+	}
+}
+
+// decode parses a .state.json document. Errors are *fieldError so that the
+// caller can name the file.
+func decode(data []byte) (*State, error) {
+	var raw map[string]json.RawMessage
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&raw); err != nil {
+		return nil, &fieldError{problem: describeSyntax(data, err)}
+	}
+	if raw == nil {
+		return nil, &fieldError{problem: "want a JSON object, got null"}
+	}
+	if dec.More() {
+		return nil, &fieldError{problem: "more than one JSON value"}
+	}
+	s := &State{exists: true}
+	for _, name := range requiredFields {
+		if _, ok := raw[name]; !ok {
+			return nil, &fieldError{field: name, problem: "required field is missing"}
+		}
+	}
+	for key, v := range raw {
+		f, known := fieldByName[key]
+		if !known {
+			s.SetExtra(key, v)
+			continue
+		}
+		if err := f.decode(s, v); err != nil {
+			return nil, &fieldError{field: key, problem: err.Error()}
+		}
+	}
+	return s, nil
+}
+
+func describeSyntax(data []byte, err error) string {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return "file is empty"
+	}
+	if se, ok := err.(*json.SyntaxError); ok {
+		return fmt.Sprintf("not valid JSON at byte %d: %v", se.Offset, se)
+	}
+	if err.Error() == "unexpected EOF" {
+		return "not valid JSON: truncated"
+	}
+	if te, ok := err.(*json.UnmarshalTypeError); ok {
+		return fmt.Sprintf("want a JSON object, got %s", te.Value)
+	}
+	return "not valid JSON: " + err.Error()
+}
+
+// MarshalJSON writes the known fields in schema order, then the unknown ones
+// sorted by key, indented by two spaces as jq writes.
+func (s *State) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	first := true
+	put := func(key string, v json.RawMessage) {
+		if !first {
+			b.WriteByte(',')
+		}
+		first = false
+		k, _ := json.Marshal(key)
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(v)
+	}
+	for _, f := range fields {
+		v, ok := f.encode(s)
+		if !ok {
+			continue
+		}
+		enc, err := marshalValue(v)
+		if err != nil {
+			return nil, fmt.Errorf("field %q: %w", f.name, err)
+		}
+		put(f.name, enc)
+	}
+	keys := make([]string, 0, len(s.extra))
+	for k := range s.extra {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		put(k, s.extra[k])
+	}
+	b.WriteByte('}')
+	var out bytes.Buffer
+	if err := json.Indent(&out, b.Bytes(), "", "  "); err != nil {
+		return nil, err
+	}
+	out.WriteByte('\n')
+	return out.Bytes(), nil
+}
+
+func marshalValue(v any) (json.RawMessage, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(b.Bytes(), "\n"), nil
+}
+
+// UnmarshalJSON parses a .state.json document, keeping unknown fields.
+func (s *State) UnmarshalJSON(data []byte) error {
+	d, err := decode(data)
+	if err != nil {
+		return err
+	}
+	*s = *d
+	return nil
+}
+
+// Parse reads and validates a .state.json document. now bounds the
+// timestamps; errors are [*Error] without a file name.
+func Parse(data []byte, now time.Time) (*State, error) {
+	s, err := decode(data)
+	if err == nil {
+		err = s.validate(now)
+	}
+	if err != nil {
+		return nil, asError("", err)
+	}
+	return s, nil
+}

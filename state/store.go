@@ -1,0 +1,342 @@
+package state
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/gofrs/flock"
+)
+
+// File names inside a session directory.
+const (
+	StateFile = ".state.json"
+	lockFile  = ".state.json.lock"
+	// CorruptSuffix starts the name a bad state file is moved aside to.
+	CorruptSuffix = ".corrupt-"
+)
+
+// Store is a sessions root: the directory that holds one directory per
+// session, the lookup index and the event log.
+type Store struct {
+	// Root is the absolute path of the sessions directory.
+	Root string
+	// Actor names who writes, in the event log ("session activate",
+	// "supervisor", "statusline" …).
+	Actor string
+	// Now is the clock; tests replace it.
+	Now func() time.Time
+	// Report receives problems that a lookup or listing stepped over (a
+	// corrupt state file it skipped). Nil drops them.
+	Report func(error)
+}
+
+// Open returns the store rooted at root, creating it (mode 0700) and its
+// index and event log when missing.
+func Open(root string) (*Store, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, err
+	}
+	s := &Store{Root: filepath.Clean(abs), Now: time.Now}
+	if err := os.MkdirAll(s.Root, 0o700); err != nil {
+		return nil, fmt.Errorf("sessions directory: %w", err)
+	}
+	if err := s.ensureIndexDirs(); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(s.eventsPath(), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("event log: %w", err)
+	}
+	f.Close()
+	return s, nil
+}
+
+func (s *Store) now() time.Time {
+	if s.Now == nil {
+		return time.Now()
+	}
+	return s.Now()
+}
+
+// Dir returns the directory of the named session.
+func (s *Store) Dir(name string) (string, error) {
+	if err := CheckName(name); err != nil {
+		return "", err
+	}
+	return filepath.Join(s.Root, name), nil
+}
+
+// Path returns the state file of the named session.
+func (s *Store) Path(name string) (string, error) {
+	dir, err := s.Dir(name)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, StateFile), nil
+}
+
+// ErrNoSession reports that a session has no state file.
+var ErrNoSession = errors.New("no such session")
+
+// Load reads and validates the named session's state without locking:
+// writers replace the file by rename, so a read sees a whole file. A bad
+// file is reported as [*Error] and left where it is.
+func (s *Store) Load(name string) (*State, error) {
+	path, err := s.Path(name)
+	if err != nil {
+		return nil, err
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("session %s: %w", name, ErrNoSession)
+		}
+		return nil, err
+	}
+	st, err := Parse(data, s.now())
+	if err != nil {
+		return nil, asError(s.rel(path), err)
+	}
+	return st, nil
+}
+
+// Exists reports whether the named session has a state file.
+func (s *Store) Exists(name string) bool {
+	path, err := s.Path(name)
+	if err != nil {
+		return false
+	}
+	_, err = os.Stat(path)
+	return err == nil
+}
+
+// rel shortens path for messages: relative to the working directory when
+// the store is below it, absolute otherwise.
+func (s *Store) rel(path string) string {
+	if wd, err := os.Getwd(); err == nil {
+		if r, err := filepath.Rel(wd, path); err == nil && !strings.HasPrefix(r, "..") {
+			return r
+		}
+	}
+	return path
+}
+
+// Update is the only way superclaude writes a state file. Under an
+// exclusive lock on the lock file beside it, it reads the file (a session
+// without one gets a fresh State whose Exists is false), calls fn, validates
+// the result, writes it to a temporary file, fsyncs it, renames it over the
+// old file and fsyncs the directory. When fn returns an error nothing is
+// written and that error is returned.
+//
+// A file that fails to parse or validate is moved aside, never overwritten:
+// Update returns an [*Error] whose KeptAs names the copy, and the caller
+// decides whether to start fresh.
+//
+// reason is recorded in the event log with every transition fn makes.
+func (s *Store) Update(name, reason string, fn func(*State) error) (*State, error) {
+	dir, err := s.Dir(name)
+	if err != nil {
+		return nil, err
+	}
+	rootMtime, rootFresh := s.indexFresh()
+	created := false
+	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+		if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+			return nil, fmt.Errorf("session directory: %w", err)
+		}
+		created = true
+	}
+	lock := flock.New(filepath.Join(dir, lockFile), flock.SetPermissions(0o600))
+	if err := lock.Lock(); err != nil {
+		return nil, fmt.Errorf("lock %s: %w", s.rel(lock.Path()), err)
+	}
+	defer lock.Unlock()
+
+	path := filepath.Join(dir, StateFile)
+	cur, err := s.readLocked(path)
+	if err != nil {
+		return nil, err
+	}
+	before := cur.Clone()
+	if err := fn(cur); err != nil {
+		return nil, err
+	}
+	if err := cur.validate(s.now()); err != nil {
+		return nil, fmt.Errorf("refusing to write %s: %w", s.rel(path), err)
+	}
+	data, err := cur.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+
+	// Index entries for the new pane and PID go in before the file says
+	// so, old ones come out after: a crash in between leaves an entry
+	// that lookup finds wrong and rebuilds, never a missing one that it
+	// would trust.
+	if created && rootFresh {
+		s.indexTouch(rootMtime)
+	}
+	if err := s.indexAdd(name, before, cur); err != nil {
+		return nil, err
+	}
+	if err := writeFileAtomic(dir, StateFile, data); err != nil {
+		return nil, fmt.Errorf("write %s: %w", s.rel(path), err)
+	}
+	s.indexRemoveStale(name, before, cur)
+	s.recordTransitions(name, reason, before, cur)
+	cur.exists = true
+	return cur.Clone(), nil
+}
+
+// readLocked reads the state file for Update. A bad file is moved aside.
+func (s *Store) readLocked(path string) (*State, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &State{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	st, perr := Parse(data, s.now())
+	if perr == nil {
+		return st, nil
+	}
+	e := asError(s.rel(path), perr).(*Error)
+	kept, err := s.quarantine(path)
+	if err != nil {
+		return nil, fmt.Errorf("%v; moving it aside failed: %w", e, err)
+	}
+	e.KeptAs = s.rel(kept)
+	s.Append(Event{
+		Session: filepath.Base(filepath.Dir(path)),
+		Kind:    "quarantine",
+		Reason:  e.Error(),
+	})
+	return nil, e
+}
+
+// quarantine renames a bad state file to .state.json.corrupt-<time>. Rename
+// keeps every byte; nothing is ever deleted.
+func (s *Store) quarantine(path string) (string, error) {
+	base := path + CorruptSuffix + s.now().UTC().Format("20060102T150405.000000000Z")
+	target := base
+	for i := 1; ; i++ {
+		if _, err := os.Lstat(target); errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		target = fmt.Sprintf("%s.%d", base, i)
+	}
+	return target, os.Rename(path, target)
+}
+
+// writeFileAtomic writes data to dir/base through a temporary file in the
+// same directory: write, fsync, rename, fsync the directory. Readers see
+// the old content or the new, never part of either.
+func writeFileAtomic(dir, base string, data []byte) (err error) {
+	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	defer func() {
+		if err != nil {
+			os.Remove(tmp)
+		}
+	}()
+	if err = f.Chmod(0o600); err != nil {
+		f.Close()
+		return err
+	}
+	if _, err = f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err = f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err = f.Close(); err != nil {
+		return err
+	}
+	if err = os.Rename(tmp, filepath.Join(dir, base)); err != nil {
+		return err
+	}
+	return syncDir(dir)
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}
+
+// Update runs [Store.Update] on the session directory dir, whose parent is
+// the sessions root.
+func Update(dir string, fn func(*State) error) (*State, error) {
+	s, err := Open(filepath.Dir(dir))
+	if err != nil {
+		return nil, err
+	}
+	s.Actor = "superclaude"
+	return s.Update(filepath.Base(dir), "", fn)
+}
+
+// Session is one session as a listing sees it.
+type Session struct {
+	Name  string
+	Dir   string
+	State *State
+}
+
+// Names lists the session directories under the root, sorted.
+func (s *Store) Names() ([]string, error) {
+	entries, err := os.ReadDir(s.Root)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, e := range entries {
+		if e.IsDir() && CheckName(e.Name()) == nil {
+			out = append(out, e.Name())
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// List loads every session. Directories without a state file are skipped;
+// corrupt files are skipped and passed to Report.
+func (s *Store) List() ([]Session, error) {
+	names, err := s.Names()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Session, 0, len(names))
+	for _, n := range names {
+		st, err := s.Load(n)
+		if err != nil {
+			if !errors.Is(err, ErrNoSession) {
+				s.report(err)
+			}
+			continue
+		}
+		out = append(out, Session{Name: n, Dir: filepath.Join(s.Root, n), State: st})
+	}
+	return out, nil
+}
+
+func (s *Store) report(err error) {
+	if s.Report != nil {
+		s.Report(err)
+	}
+}
