@@ -1,0 +1,96 @@
+// Command superclaude is a drop-in wrapper for Claude Code: `superclaude …`
+// runs `claude …` on a pty under a supervision tree, with overflow restart,
+// fleet resume and whole-tree kills. Its own commands start with '+'
+// (`superclaude +session list`); every other argument goes to the agent
+// unchanged. See internal/cli for why the prefix.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/superclaude/superclaude/internal/cli"
+)
+
+// version is set by the linker (make build).
+var version = "dev"
+
+func main() {
+	os.Exit(run(os.Args[1:]))
+}
+
+func run(args []string) int {
+	root := ownCommands()
+	var names []string
+	for _, c := range root.Commands() {
+		names = append(names, c.Name())
+	}
+	if own, rest := cli.Own(args, names); own {
+		root.SetArgs(rest)
+		if err := root.Execute(); err != nil {
+			var ec exitCode
+			if errors.As(err, &ec) {
+				return int(ec)
+			}
+			fmt.Fprintln(os.Stderr, "superclaude:", err)
+			return 1
+		}
+		return 0
+	}
+	return runAgent(args)
+}
+
+// exitCode lets a command end the program with a code of its own choosing
+// after it has printed what it had to say.
+type exitCode int
+
+func (e exitCode) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
+
+func ownCommands() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "superclaude",
+		Short: "superclaude's own commands (every other argument goes to claude)",
+		Long: `superclaude is a drop-in wrapper for claude: "superclaude ARGS" runs "claude ARGS"
+on a pty under a supervisor that restarts it on context overflow, resumes
+fleet panes, and kills whole process trees.
+
+superclaude's own commands start with '+', so they can never collide with a
+claude subcommand, option or prompt:
+
+  superclaude +session list        sessions under ./sessions
+  superclaude +session restart     request an overflow restart
+  superclaude +help                this help`,
+		SilenceUsage:      true,
+		SilenceErrors:     true,
+		CompletionOptions: cobra.CompletionOptions{DisableDefaultCmd: true},
+	}
+	root.AddCommand(sessionCommand(), versionCommand())
+	help := &cobra.Command{
+		Use:   "+help [command]",
+		Short: "help about any command",
+		RunE: func(c *cobra.Command, args []string) error {
+			target, _, err := root.Find(args)
+			if err != nil || target == nil {
+				target = root
+			}
+			return target.Help()
+		},
+	}
+	root.SetHelpCommand(help)
+	root.InitDefaultHelpCmd()
+	return root
+}
+
+func versionCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "+version",
+		Short: "print superclaude's version",
+		Args:  cobra.NoArgs,
+		Run: func(cmd *cobra.Command, args []string) {
+			fmt.Fprintln(cmd.OutOrStdout(), "superclaude", version)
+		},
+	}
+}

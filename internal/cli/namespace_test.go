@@ -1,0 +1,33 @@
+package cli
+
+import (
+	"fmt"
+	"testing"
+)
+
+func TestOwnOnlyTakesPlusNamedCommands(t *testing.T) {
+	cmds := []string{"+session", "+help", "+statusline", "+hook"}
+	for _, tc := range []struct {
+		args []string
+		own  bool
+		rest []string
+	}{
+		{nil, false, nil},
+		{[]string{"-p", "hi"}, false, nil},
+		{[]string{"--resume", "X"}, false, nil},
+		{[]string{"mcp", "list"}, false, nil},
+		{[]string{"doctor"}, false, nil},
+		{[]string{"session"}, false, nil}, // a prompt, or a future claude subcommand
+		{[]string{"+session", "list", "--json"}, true, []string{"+session", "list", "--json"}},
+		{[]string{"+hook", "pre-tool-use"}, true, []string{"+hook", "pre-tool-use"}},
+		{[]string{"+"}, true, []string{"+help"}},
+		{[]string{"+1 to that, fix it"}, false, nil}, // a prompt
+		{[]string{"+sessions"}, false, nil},          // not a command: a prompt
+		{[]string{"-p", "+session"}, false, nil},     // only the first argument counts
+	} {
+		own, rest := Own(tc.args, cmds)
+		if own != tc.own || fmt.Sprint(rest) != fmt.Sprint(tc.rest) {
+			t.Errorf("Own(%q) = %v %q, want %v %q", tc.args, own, rest, tc.own, tc.rest)
+		}
+	}
+}

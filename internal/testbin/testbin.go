@@ -1,0 +1,54 @@
+// Package testbin builds the superclaude binary once per test process, for
+// tests that run it as a real program: on a pty, in tmux, as Claude's
+// status-line and hook command.
+package testbin
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"testing"
+)
+
+var (
+	once sync.Once
+	path string
+	err  error
+	out  []byte
+)
+
+// Superclaude returns the path of a freshly built superclaude binary. The
+// build happens once per test binary; the file is removed when the process
+// that built it exits (see Cleanup).
+func Superclaude(t testing.TB) string {
+	t.Helper()
+	once.Do(func() {
+		var dir string
+		dir, err = os.MkdirTemp("", "superclaude-bin-")
+		if err != nil {
+			return
+		}
+		path = filepath.Join(dir, "superclaude")
+		cmd := exec.Command("go", "build", "-o", path, "github.com/superclaude/superclaude/cmd/superclaude")
+		cmd.Dir = moduleRoot()
+		out, err = cmd.CombinedOutput()
+	})
+	if err != nil {
+		t.Fatalf("building superclaude: %v\n%s", err, out)
+	}
+	return path
+}
+
+// Cleanup removes the built binary; call it from TestMain after m.Run.
+func Cleanup() {
+	if path != "" {
+		os.RemoveAll(filepath.Dir(path))
+	}
+}
+
+func moduleRoot() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..")
+}
