@@ -311,3 +311,44 @@ func TestSubreaperAdoptsAndReapsOrphans(t *testing.T) {
 		t.Fatalf("subreaper helper: %v\n%s", err, out)
 	}
 }
+
+func TestKillTreeRootFirstStillEndsTheTree(t *testing.T) {
+	outFile := filepath.Join(t.TempDir(), "pids")
+	root := helperCmd("tree-root")
+	root.Env = append(root.Env, "PROC_TEST_OUT="+outFile)
+	if err := root.Start(); err != nil {
+		t.Fatal(err)
+	}
+	reaped := make(chan struct{})
+	go func() { root.Wait(); close(reaped) }()
+	var middle, leaf int
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		b, err := os.ReadFile(outFile)
+		if err == nil && strings.HasSuffix(string(b), "\n") {
+			fmt.Sscan(string(b), &middle, &leaf)
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("tree never came up")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	rootID, _ := Of(root.Process.Pid)
+	leafID, _ := Of(leaf)
+	midID, _ := Of(middle)
+	res, err := KillTree(context.Background(), rootID, KillOptions{
+		Grace: 300 * time.Millisecond, RootFirst: true, Signal: syscall.SIGHUP, Reap: func(int) {},
+	})
+	if err != nil {
+		t.Fatalf("KillTree: %v %+v", err, res)
+	}
+	for _, id := range []Identity{rootID, midID, leafID} {
+		if Alive(id) {
+			t.Errorf("pid %d survived", id.PID)
+		}
+	}
+	<-reaped
+	if ws := root.ProcessState.Sys().(syscall.WaitStatus); !ws.Signaled() || ws.Signal() != syscall.SIGHUP {
+		t.Errorf("root ended by %v, want the first signal SIGHUP", ws)
+	}
+}

@@ -58,8 +58,18 @@ func Tree(root int) ([]Info, error) {
 
 // KillOptions tune [KillTree].
 type KillOptions struct {
-	// Grace is how long processes get after SIGTERM before SIGKILL.
+	// Grace is how long processes get after the first signal before
+	// SIGKILL.
 	Grace time.Duration
+	// Signal is the first signal; SIGTERM when zero. A supervisor that was
+	// itself sent SIGHUP or SIGINT passes that signal on.
+	Signal syscall.Signal
+	// RootFirst sends the first signal to the root alone and waits up to
+	// the grace for it to exit, so an agent that ends its own children on
+	// SIGTERM (Claude Code does) can do so; what is left then gets SIGTERM
+	// and a short grace of its own before SIGKILL. Without RootFirst every
+	// process gets the first signal at once.
+	RootFirst bool
 	// Also lists more processes to treat as part of the tree: a snapshot
 	// taken before the root was signalled, or processes found by an
 	// environment marker. Each is signalled only if its identity still
@@ -72,6 +82,10 @@ type KillOptions struct {
 	Reap func(pid int)
 }
 
+// MinSweepGrace is the least time the processes left behind by a root
+// that exited get between SIGTERM and SIGKILL (see RootFirst).
+const MinSweepGrace = 250 * time.Millisecond
+
 // KillResult says what [KillTree] did.
 type KillResult struct {
 	// Termed and Killed list the processes that got SIGTERM and SIGKILL.
@@ -82,25 +96,50 @@ type KillResult struct {
 }
 
 // KillTree ends root and every process below it: SIGTERM to each (and to
-// root's process group when root leads one), up to opts.Grace for them to
-// go, then SIGKILL to whatever is left, including anything the tree started
-// in the meantime. Every signal goes through [Signal], so a process that
+// root's process group when root leads one) — or to the root alone first,
+// with opts.RootFirst — up to opts.Grace for them to go, then SIGKILL to
+// whatever is left, including anything the tree started in the meantime. Every signal goes through [Signal], so a process that
 // exited and whose PID was reused is never touched. It returns once every
 // process in the tree is gone, or when ctx ends.
 func KillTree(ctx context.Context, root Identity, opts KillOptions) (KillResult, error) {
 	var res KillResult
+	first := opts.Signal
+	if first == 0 {
+		first = unix.SIGTERM
+	}
 	members, err := treeOf(root, opts.Also)
 	if err != nil {
 		return res, err
 	}
-	for _, id := range members {
-		if Signal(id, unix.SIGTERM) == nil {
-			res.Termed = append(res.Termed, id)
+	term := func(ids []Identity, sig syscall.Signal) {
+		for _, id := range ids {
+			if Signal(id, sig) == nil {
+				res.Termed = append(res.Termed, id)
+			}
 		}
 	}
-	signalGroup(root, unix.SIGTERM)
-
-	waitGone(ctx, members, opts.Grace)
+	deadline := time.Now().Add(opts.Grace)
+	if opts.RootFirst && !root.IsZero() {
+		term([]Identity{root}, first)
+		waitGone(ctx, []Identity{root}, opts.Grace)
+		// Whatever the root left behind (and anything it started during
+		// the grace) gets SIGTERM now and the rest of the grace.
+		if later, err := treeOf(root, nil); err == nil {
+			members = mergeIdentities(members, later)
+		}
+		var rest []Identity
+		for _, id := range members {
+			if id != root {
+				rest = append(rest, id)
+			}
+		}
+		term(rest, unix.SIGTERM)
+		waitGone(ctx, members, max(time.Until(deadline), MinSweepGrace))
+	} else {
+		term(members, first)
+		signalGroup(root, first)
+		waitGone(ctx, members, opts.Grace)
+	}
 
 	// Children started during the grace (a SessionEnd hook, say) are in
 	// the tree now and were not in the first snapshot.
