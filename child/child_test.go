@@ -1,0 +1,270 @@
+package child
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+	"golang.org/x/sys/unix"
+	"golang.org/x/term"
+)
+
+// The test binary re-executes itself as the agent; CHILD_TEST_HELPER says
+// how to behave.
+func TestMain(m *testing.M) {
+	if h := os.Getenv("CHILD_TEST_HELPER"); h != "" {
+		helper(h)
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+func helper(mode string) {
+	switch {
+	case strings.HasPrefix(mode, "exit="):
+		code, _ := strconv.Atoi(strings.TrimPrefix(mode, "exit="))
+		os.Exit(code)
+	case strings.HasPrefix(mode, "signal="):
+		n, _ := strconv.Atoi(strings.TrimPrefix(mode, "signal="))
+		signal.Reset()
+		syscall.Kill(os.Getpid(), syscall.Signal(n))
+		time.Sleep(time.Hour)
+	case strings.HasPrefix(mode, "flood="):
+		// Prints n bytes and a marker, then exits at once: the tail must
+		// not be lost.
+		n, _ := strconv.Atoi(strings.TrimPrefix(mode, "flood="))
+		line := bytes.Repeat([]byte("x"), 99)
+		line = append(line, '\n')
+		w := bufio.NewWriter(os.Stdout)
+		for i := 0; i < n/100; i++ {
+			w.Write(line)
+		}
+		w.WriteString("THE-END\n")
+		w.Flush()
+		os.Exit(3)
+	case mode == "echo":
+		// Reports whether it has a controlling terminal, then echoes lines
+		// and reports window size changes.
+		sid, _ := unix.Getsid(0)
+		fmt.Printf("session-leader=%v tty=%v\r\n", sid == os.Getpid(), term.IsTerminal(0))
+		winch := make(chan os.Signal, 1)
+		signal.Notify(winch, syscall.SIGWINCH)
+		go func() {
+			for range winch {
+				ws, _ := pty.GetsizeFull(os.Stdin)
+				fmt.Printf("size %dx%d\r\n", ws.Rows, ws.Cols)
+			}
+		}()
+		sc := bufio.NewScanner(os.Stdin)
+		for sc.Scan() {
+			if sc.Text() == "quit" {
+				os.Exit(0)
+			}
+			fmt.Printf("got:%s\r\n", sc.Text())
+		}
+	}
+}
+
+func spec(mode string) Spec {
+	return Spec{Path: os.Args[0], Args: []string{"-test.run=^$"}, Env: append(os.Environ(), "CHILD_TEST_HELPER="+mode)}
+}
+
+// userTerminal is the terminal a person would type into: the test holds the
+// master side and the Terminal gets the slave.
+func userTerminal(t *testing.T) (*Terminal, *os.File) {
+	t.Helper()
+	master, slave, err := pty.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { master.Close(); slave.Close() })
+	pty.Setsize(master, &pty.Winsize{Rows: 24, Cols: 80})
+	tt := NewTerminal(slave, slave)
+	if tt == nil {
+		t.Fatal("a pty slave is not a terminal?")
+	}
+	return tt, master
+}
+
+// readUntil reads r until it has seen want or the deadline passes.
+func readUntil(t *testing.T, r io.Reader, want string) string {
+	t.Helper()
+	got := make(chan string, 1)
+	var buf bytes.Buffer
+	go func() {
+		b := make([]byte, 4096)
+		for {
+			n, err := r.Read(b)
+			buf.Write(b[:n])
+			if strings.Contains(buf.String(), want) || err != nil {
+				got <- buf.String()
+				return
+			}
+		}
+	}()
+	select {
+	case s := <-got:
+		if !strings.Contains(s, want) {
+			t.Fatalf("never saw %q in %q", want, s)
+		}
+		return s
+	case <-time.After(10 * time.Second):
+		t.Fatalf("timed out waiting for %q", want)
+		return ""
+	}
+}
+
+func TestExitIsReportedExactly(t *testing.T) {
+	for _, tc := range []struct {
+		mode string
+		code int
+		sig  syscall.Signal
+	}{
+		{"exit=0", 0, 0},
+		{"exit=1", 1, 0},
+		{"exit=143", 143, 0}, // what claude exits with on SIGTERM
+		{"signal=15", 143, syscall.SIGTERM},
+		{"signal=9", 137, syscall.SIGKILL},
+		{"signal=1", 129, syscall.SIGHUP},
+	} {
+		for _, withPty := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/pty=%v", tc.mode, withPty), func(t *testing.T) {
+				var tt *Terminal
+				if withPty {
+					var master *os.File
+					tt, master = userTerminal(t)
+					go io.Copy(io.Discard, master)
+				}
+				a, err := Start(spec(tc.mode), tt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				e := a.Wait()
+				if e.Code != tc.code || e.Signal != tc.sig || e.Err != nil {
+					t.Fatalf("exit = %+v (%s), want code %d signal %v", e, e, tc.code, tc.sig)
+				}
+			})
+		}
+	}
+}
+
+func TestStartFailureIsReported(t *testing.T) {
+	_, err := Start(Spec{Path: "/nonexistent/agent"}, nil)
+	if err == nil {
+		t.Fatal("started a missing program")
+	}
+	if e := StartFailure(err); e.Code != 127 {
+		t.Fatalf("StartFailure = %+v", e)
+	}
+}
+
+func TestOutputTailIsNotLostWhenTheAgentExits(t *testing.T) {
+	tt, master := userTerminal(t)
+	const n = 1 << 20
+	a, err := Start(spec("flood="+strconv.Itoa(n)), tt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make(chan []byte)
+	go func() {
+		var all []byte
+		b := make([]byte, 64*1024)
+		for {
+			k, err := master.Read(b)
+			all = append(all, b[:k]...)
+			if bytes.Contains(all, []byte("THE-END")) || err != nil {
+				out <- all
+				return
+			}
+		}
+	}()
+	e := a.Wait()
+	if e.Code != 3 {
+		t.Fatalf("exit %+v", e)
+	}
+	select {
+	case all := <-out:
+		if !bytes.Contains(all, []byte("THE-END")) || bytes.Count(all, []byte("x")) < n*99/100-100 {
+			t.Fatalf("got %d bytes, tail %q", len(all), all[max(0, len(all)-40):])
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("output tail never arrived")
+	}
+}
+
+func TestAgentGetsAPtyInputAndResizes(t *testing.T) {
+	tt, master := userTerminal(t)
+	a, err := Start(spec("echo"), tt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := bufio.NewReader(master)
+	readUntil(t, r, "session-leader=true tty=true")
+	master.Write([]byte("hello\r"))
+	readUntil(t, r, "got:hello")
+
+	pty.Setsize(master, &pty.Winsize{Rows: 40, Cols: 123})
+	a.Resize()
+	readUntil(t, r, "size 40x123")
+
+	master.Write([]byte("quit\r"))
+	if e := a.Wait(); e.Code != 0 {
+		t.Fatalf("exit %+v", e)
+	}
+}
+
+func TestInputGoesToTheCurrentAgentOnly(t *testing.T) {
+	tt, master := userTerminal(t)
+	r := bufio.NewReader(master)
+	first, err := Start(spec("echo"), tt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	readUntil(t, r, "tty=true")
+	master.Write([]byte("quit\r"))
+	first.Wait()
+
+	second, err := Start(spec("echo"), tt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	readUntil(t, r, "tty=true")
+	master.Write([]byte("again\r"))
+	readUntil(t, r, "got:again")
+	master.Write([]byte("quit\r"))
+	second.Wait()
+}
+
+func TestRawModeIsRestored(t *testing.T) {
+	tt, _ := userTerminal(t)
+	fd := int(tt.in.Fd())
+	before, err := unix.IoctlGetTermios(fd, ioctlGetTermios)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if before.Lflag&unix.ICANON == 0 {
+		t.Fatal("terminal not cooked to begin with")
+	}
+	if err := tt.MakeRaw(); err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := unix.IoctlGetTermios(fd, ioctlGetTermios)
+	if raw.Lflag&(unix.ICANON|unix.ECHO) != 0 {
+		t.Fatal("MakeRaw left the terminal cooked")
+	}
+	tt.Restore()
+	tt.Restore() // idempotent
+	after, _ := unix.IoctlGetTermios(fd, ioctlGetTermios)
+	if after.Lflag != before.Lflag || after.Iflag != before.Iflag || after.Oflag != before.Oflag {
+		t.Fatalf("termios not restored: %+v vs %+v", after, before)
+	}
+}

@@ -1,0 +1,5 @@
+package guard_test
+
+import "golang.org/x/sys/unix"
+
+const ioctlGetTermios = unix.TIOCGETA
