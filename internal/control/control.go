@@ -1,0 +1,262 @@
+// Package control owns the supervisor's control socket: where it lives, who
+// may talk to it, and what is said on it.
+//
+// The socket is a unix socket in a per-user runtime directory of mode 0700
+// that the user owns (refused otherwise, so nobody else can plant one).
+// Every connection's peer credentials are checked: only the same user is
+// answered. A client checks the other way too: the process serving the
+// socket must be the supervisor named by its environment, PID and start
+// time, so that a restart request reaches only the supervisor it belongs to
+// (seed 003, bug 3: restart theft across panes).
+//
+// The protocol is one JSON request and one JSON response per connection,
+// each a single line.
+package control
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/superclaude/superclaude/internal/guard"
+	"github.com/superclaude/superclaude/internal/proc"
+)
+
+// Operations.
+const (
+	OpPing       = "ping"       // who are you
+	OpStatus     = "status"     // what is running
+	OpRestart    = "restart"    // kill the agent; the state says what comes next
+	OpStop       = "stop"       // stop the agent gracefully and exit
+	OpStatusLine = "statusline" // a status-line tick to bind (Payload: Claude's JSON)
+)
+
+// Request is one call.
+type Request struct {
+	Op      string          `json:"op"`
+	Session string          `json:"session,omitempty"`
+	Reason  string          `json:"reason,omitempty"`
+	Payload json.RawMessage `json:"payload,omitempty"`
+}
+
+// Response is one answer.
+type Response struct {
+	OK    bool   `json:"ok"`
+	Error string `json:"error,omitempty"`
+	// Supervisor is the answering supervisor's identity.
+	Supervisor string          `json:"supervisor,omitempty"`
+	Data       json.RawMessage `json:"data,omitempty"`
+}
+
+// Peer is who is on the other end of a connection.
+type Peer struct {
+	UID, PID int
+}
+
+// MaxSocketPath is the longest socket path both Linux (108) and macOS (104)
+// accept, less the terminating NUL.
+const MaxSocketPath = 103
+
+// RuntimeDir returns (creating it) the per-user directory for sockets:
+// $XDG_RUNTIME_DIR/superclaude when that is set, else
+// $TMPDIR/superclaude-<uid>. It must be a real directory owned by this user
+// with no access for anyone else.
+func RuntimeDir() (string, error) {
+	if x := os.Getenv("XDG_RUNTIME_DIR"); x != "" {
+		if fi, err := os.Stat(x); err == nil && fi.IsDir() {
+			return privateDir(filepath.Join(x, "superclaude"))
+		}
+	}
+	return privateDir(filepath.Join(os.TempDir(), "superclaude-"+strconv.Itoa(os.Getuid())))
+}
+
+func privateDir(dir string) (string, error) {
+	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+		return "", err
+	}
+	fi, err := os.Lstat(dir)
+	if err != nil {
+		return "", err
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !fi.IsDir() || !ok || int(st.Uid) != os.Getuid() {
+		return "", fmt.Errorf("runtime directory %s is not a directory owned by uid %d", dir, os.Getuid())
+	}
+	if fi.Mode().Perm()&0o077 != 0 {
+		if err := os.Chmod(dir, 0o700); err != nil {
+			return "", err
+		}
+	}
+	return dir, nil
+}
+
+// SocketPath returns the socket path for the supervisor with the given PID,
+// falling back to /tmp when the runtime directory's path is too long for a
+// socket (macOS's $TMPDIR can be).
+func SocketPath(pid int) (string, error) {
+	dir, err := RuntimeDir()
+	if err != nil {
+		return "", err
+	}
+	p := filepath.Join(dir, strconv.Itoa(pid)+".sock")
+	if len(p) <= MaxSocketPath {
+		return p, nil
+	}
+	dir, err = privateDir(filepath.Join("/tmp", "superclaude-"+strconv.Itoa(os.Getuid())))
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, strconv.Itoa(pid)+".sock"), nil
+}
+
+// Listen listens on path, replacing a stale socket left by a supervisor
+// that died. The socket file is 0600.
+func Listen(path string) (*net.UnixListener, error) {
+	if len(path) > MaxSocketPath {
+		return nil, fmt.Errorf("socket path %s is longer than %d bytes", path, MaxSocketPath)
+	}
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSocket != 0 {
+		os.Remove(path)
+	}
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
+	if err != nil {
+		return nil, err
+	}
+	ln.SetUnlinkOnClose(true)
+	if err := os.Chmod(path, 0o600); err != nil {
+		ln.Close()
+		return nil, err
+	}
+	return ln, nil
+}
+
+// Handler answers one request from a verified peer.
+type Handler func(ctx context.Context, req Request, peer Peer) Response
+
+// Serve answers connections on ln until ctx ends, refusing peers of other
+// users. It closes ln when it returns.
+func Serve(ctx context.Context, ln *net.UnixListener, h Handler) error {
+	guard.Go(func() {
+		<-ctx.Done()
+		ln.Close()
+	})
+	for {
+		conn, err := ln.AcceptUnix()
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() {
+				continue
+			}
+			return err
+		}
+		guard.Go(func() { serveConn(ctx, conn, h) })
+	}
+}
+
+func serveConn(ctx context.Context, conn *net.UnixConn, h Handler) {
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(30 * time.Second))
+	peer, err := peerOf(conn)
+	if err != nil || peer.UID != os.Getuid() {
+		writeResponse(conn, Response{Error: "permission denied"})
+		return
+	}
+	r := bufio.NewReader(conn)
+	line, err := r.ReadBytes('\n')
+	if err != nil && len(line) == 0 {
+		return
+	}
+	var req Request
+	if err := json.Unmarshal(line, &req); err != nil {
+		writeResponse(conn, Response{Error: "bad request: " + err.Error()})
+		return
+	}
+	writeResponse(conn, h(ctx, req, peer))
+}
+
+func writeResponse(conn net.Conn, resp Response) {
+	b, _ := json.Marshal(resp)
+	conn.Write(append(b, '\n'))
+}
+
+// ErrWrongServer reports that the process serving a socket is not the
+// supervisor the caller expected.
+var ErrWrongServer = errors.New("the socket is served by another process than the expected supervisor")
+
+// Call sends req to the socket at path and returns the answer. When expect
+// names a process, the socket's server must be that very process (PID from
+// the peer credentials, start time verified) or the request is not sent.
+func Call(ctx context.Context, path string, expect proc.Identity, req Request) (Response, error) {
+	var d net.Dialer
+	c, err := d.DialContext(ctx, "unix", path)
+	if err != nil {
+		return Response{}, err
+	}
+	conn := c.(*net.UnixConn)
+	defer conn.Close()
+	if dl, ok := ctx.Deadline(); ok {
+		conn.SetDeadline(dl)
+	} else {
+		conn.SetDeadline(time.Now().Add(30 * time.Second))
+	}
+	if !expect.IsZero() {
+		peer, err := peerOf(conn)
+		if err != nil {
+			return Response{}, fmt.Errorf("checking the socket's server: %w", err)
+		}
+		if peer.PID != expect.PID {
+			return Response{}, fmt.Errorf("%w: pid %d, not %d", ErrWrongServer, peer.PID, expect.PID)
+		}
+		if err := expect.Verify(); err != nil {
+			return Response{}, fmt.Errorf("%w: %v", ErrWrongServer, err)
+		}
+	}
+	b, err := json.Marshal(req)
+	if err != nil {
+		return Response{}, err
+	}
+	_, werr := conn.Write(append(b, '\n'))
+	// Read even when the write failed: a server that refuses a peer
+	// answers and hangs up before reading.
+	line, err := bufio.NewReader(conn).ReadBytes('\n')
+	if len(line) == 0 {
+		if werr != nil {
+			return Response{}, werr
+		}
+		return Response{}, err
+	}
+	var resp Response
+	if err := json.Unmarshal(line, &resp); err != nil {
+		return Response{}, fmt.Errorf("bad response: %w", err)
+	}
+	if !resp.OK && resp.Error != "" {
+		return resp, errors.New(resp.Error)
+	}
+	return resp, nil
+}
+
+// peerOf reads the credentials of the process on the other end.
+func peerOf(conn *net.UnixConn) (Peer, error) {
+	raw, err := conn.SyscallConn()
+	if err != nil {
+		return Peer{}, err
+	}
+	var p Peer
+	var perr error
+	if err := raw.Control(func(fd uintptr) { p, perr = peerCred(int(fd)) }); err != nil {
+		return Peer{}, err
+	}
+	return p, perr
+}

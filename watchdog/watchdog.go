@@ -1,0 +1,230 @@
+// Package watchdog owns killing the agent from outside: a kill request
+// becomes a signal to the agent (SIGTERM unless the request names another),
+// a grace, SIGKILL, and then a sweep of every process the agent left behind.
+//
+// The kill has to come from outside the agent (seed 003, bug 1): the seeds'
+// session.sh tried to kill Claude from inside Claude's own Bash tool, and
+// Claude survived it. Here the request only asks; the watchdog, a service of
+// the supervisor beside the agent, does the killing, and only ever through
+// start-time-verified identities (internal/proc), so a PID that was
+// recycled after the agent exited is never touched (race R7).
+//
+// Finding what the agent left behind: Claude Code puts every tool, hook and
+// status-line child in a session of its own, and after the agent dies they
+// are orphans. On Linux the supervisor is a child subreaper, so orphans
+// reparent to it and are found among its children; on macOS, and as a
+// second net on Linux, every process carrying the marker the supervisor put
+// in the agent's environment is found by [proc.FindByEnv].
+package watchdog
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/superclaude/superclaude/internal/proc"
+)
+
+// Request asks for the current agent to be killed.
+type Request struct {
+	// Reason is logged with the kill.
+	Reason string
+	// Signal is the first signal; SIGTERM when zero.
+	Signal syscall.Signal
+}
+
+// Watchdog kills the agent on request. It is a suture service: Serve runs
+// the requests, one at a time.
+type Watchdog struct {
+	// Grace is how long the agent gets after the first signal before
+	// SIGKILL.
+	Grace time.Duration
+	// MarkerKey and MarkerValue are the environment entry the supervisor
+	// gave the agent; every process carrying it belongs to this supervisor.
+	MarkerKey, MarkerValue string
+	// Log receives what the watchdog does.
+	Log *slog.Logger
+
+	mu       sync.Mutex
+	agent    proc.Identity
+	requests chan Request
+}
+
+// New returns a watchdog with the given grace and marker.
+func New(grace time.Duration, markerKey, markerValue string, log *slog.Logger) *Watchdog {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Watchdog{Grace: grace, MarkerKey: markerKey, MarkerValue: markerValue, Log: log, requests: make(chan Request, 8)}
+}
+
+func (w *Watchdog) String() string { return "watchdog" }
+
+// Watch names the agent that kill requests are for. The agent service calls
+// it after each start.
+func (w *Watchdog) Watch(id proc.Identity) {
+	w.mu.Lock()
+	w.agent = id
+	w.mu.Unlock()
+}
+
+// Unwatch forgets the agent once it has exited; requests that arrive
+// afterwards are dropped (the race between a normal exit and a restart
+// request, R7, ends here harmlessly).
+func (w *Watchdog) Unwatch() {
+	w.mu.Lock()
+	w.agent = proc.Identity{}
+	w.mu.Unlock()
+}
+
+func (w *Watchdog) current() proc.Identity {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.agent
+}
+
+// Kill asks for the current agent to be killed. It does not wait. It
+// reports false when no agent is running.
+func (w *Watchdog) Kill(req Request) bool {
+	if w.current().IsZero() {
+		return false
+	}
+	select {
+	case w.requests <- req:
+	default: // a kill is already queued; one is enough
+	}
+	return true
+}
+
+// Serve runs kill requests until ctx ends. A kill under way when ctx ends
+// is finished first: the process it was ending must not be left half
+// killed.
+func (w *Watchdog) Serve(ctx context.Context) error {
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case req := <-w.requests:
+			w.kill(context.WithoutCancel(ctx), req)
+		}
+	}
+}
+
+// KillNow kills the current agent and waits for it; the agent service uses
+// it when the supervisor is shutting down and the queue is no longer
+// served.
+func (w *Watchdog) KillNow(ctx context.Context, req Request) {
+	w.kill(ctx, req)
+}
+
+func (w *Watchdog) kill(ctx context.Context, req Request) {
+	id := w.current()
+	if id.IsZero() {
+		w.Log.Info("kill request with no agent running", "reason", req.Reason)
+		return
+	}
+	sig := req.Signal
+	if sig == 0 {
+		sig = unix.SIGTERM
+	}
+	// The tree as it is before the agent is signalled: once the agent
+	// dies its children are orphans and its parent links are gone.
+	also := w.marked()
+	if desc, err := proc.Tree(id.PID); err == nil {
+		for _, d := range desc {
+			also = append(also, d.Identity)
+		}
+	}
+	w.Log.Info("killing agent", "pid", id.PID, "signal", unix.SignalName(sig), "grace", w.Grace, "reason", req.Reason)
+	res, err := proc.KillTree(ctx, id, proc.KillOptions{
+		Grace:     w.Grace,
+		Signal:    sig,
+		RootFirst: true,
+		Also:      also,
+		Reap:      func(pid int) { w.reap(pid, id.PID) },
+	})
+	w.Log.Info("agent killed", "pid", id.PID, "termed", len(res.Termed), "killed", len(res.Killed), "survivors", len(res.Survivors), "err", err)
+}
+
+// reap waits for a dead child that is not the agent: the agent's status
+// belongs to its exec.Cmd.
+func (w *Watchdog) reap(pid, agent int) {
+	if pid != agent {
+		proc.ReapChild(pid)
+	}
+}
+
+// marked lists the live processes carrying this supervisor's marker.
+func (w *Watchdog) marked() []proc.Identity {
+	if w.MarkerKey == "" {
+		return nil
+	}
+	found, err := proc.FindByEnv(w.MarkerKey, w.MarkerValue)
+	if err != nil {
+		w.Log.Warn("finding marked processes", "err", err)
+		return nil
+	}
+	ids := make([]proc.Identity, 0, len(found))
+	for _, p := range found {
+		ids = append(ids, p.Identity)
+	}
+	return ids
+}
+
+// SweepResult says what a sweep found and did.
+type SweepResult struct {
+	Found  int
+	Killed int
+}
+
+// Sweep ends every process the last agent left behind: this supervisor's
+// children other than keep (orphans adopted as subreaper) and every process
+// carrying the marker, with their descendants. They get SIGTERM and a short
+// grace, then SIGKILL. The agent service calls it after every agent exit,
+// before it decides what to do next, so a new agent never starts beside the
+// old one's leftovers.
+func (w *Watchdog) Sweep(ctx context.Context, keep func(pid int) bool) SweepResult {
+	var ids []proc.Identity
+	self := unix.Getpid()
+	snap, err := proc.List()
+	if err == nil {
+		for _, p := range snap {
+			if p.PPID == self && !p.Zombie && (keep == nil || !keep(p.PID)) {
+				ids = append(ids, p.Identity)
+				for _, d := range proc.Descendants(snap, p.PID) {
+					ids = append(ids, d.Identity)
+				}
+			}
+		}
+	}
+	for _, m := range w.marked() {
+		ids = append(ids, m)
+		if err == nil {
+			for _, d := range proc.Descendants(snap, m.PID) {
+				ids = append(ids, d.Identity)
+			}
+		}
+	}
+	proc.ReapOrphans(keep)
+	if len(ids) == 0 {
+		return SweepResult{}
+	}
+	w.Log.Info("sweeping leftovers of the agent", "count", len(ids))
+	res, kerr := proc.KillTree(ctx, proc.Identity{}, proc.KillOptions{
+		Grace: min(w.Grace, time.Second),
+		Also:  ids,
+		Reap: func(pid int) {
+			if keep == nil || !keep(pid) {
+				proc.ReapChild(pid)
+			}
+		},
+	})
+	if kerr != nil {
+		w.Log.Warn("sweep", "err", kerr, "survivors", len(res.Survivors))
+	}
+	return SweepResult{Found: len(ids), Killed: len(res.Termed)}
+}
