@@ -9,6 +9,9 @@ require (
 )
 
 require (
+	github.com/creack/pty v1.1.24 // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
 	github.com/spf13/pflag v1.0.9 // indirect
+	github.com/thejerf/suture/v4 v4.0.6 // indirect
+	golang.org/x/term v0.47.0 // indirect
 )

@@ -1,12 +1,170 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"log/slog"
 	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/superclaude/superclaude/child"
+	"github.com/superclaude/superclaude/internal/config"
+	"github.com/superclaude/superclaude/internal/guard"
+	"github.com/superclaude/superclaude/state"
+	"github.com/superclaude/superclaude/supervise"
 )
 
-// runAgent runs the agent under supervision.
+// runOptions are the supervisor's knobs: from the environment for a plain
+// `superclaude ARGS`, from flags for `superclaude +run`.
+type runOptions struct {
+	agent      string
+	grace      time.Duration
+	maxCrashes float64
+	crashDecay time.Duration
+	crashDelay time.Duration
+}
+
+// Environment variables for a plain `superclaude ARGS`, whose flags all
+// belong to the agent.
+const (
+	envAgent      = "SUPERCLAUDE_AGENT"
+	envGrace      = "SUPERCLAUDE_GRACE"
+	envMaxCrashes = "SUPERCLAUDE_MAX_CRASHES"
+	envCrashDecay = "SUPERCLAUDE_CRASH_WINDOW"
+	envCrashDelay = "SUPERCLAUDE_CRASH_DELAY"
+)
+
+func defaultOptions() (runOptions, error) {
+	o := runOptions{grace: 2 * time.Second, maxCrashes: 5, crashDecay: 30 * time.Second, crashDelay: time.Second}
+	o.agent = os.Getenv(envAgent)
+	for _, d := range []struct {
+		env string
+		dst *time.Duration
+	}{{envGrace, &o.grace}, {envCrashDecay, &o.crashDecay}, {envCrashDelay, &o.crashDelay}} {
+		if v := os.Getenv(d.env); v != "" {
+			parsed, err := time.ParseDuration(v)
+			if err != nil || parsed < 0 {
+				return o, fmt.Errorf("%s=%q: want a duration such as 2s", d.env, v)
+			}
+			*d.dst = parsed
+		}
+	}
+	if v := os.Getenv(envMaxCrashes); v != "" {
+		n, err := strconv.ParseFloat(v, 64)
+		if err != nil || n < 1 {
+			return o, fmt.Errorf("%s=%q: want a number ≥ 1", envMaxCrashes, v)
+		}
+		o.maxCrashes = n
+	}
+	return o, nil
+}
+
+// runAgent is `superclaude ARGS`: claude ARGS under supervision.
 func runAgent(args []string) int {
-	fmt.Fprintln(os.Stderr, "superclaude: the supervisor is not built yet")
-	return 1
+	o, err := defaultOptions()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "superclaude:", err)
+		return 2
+	}
+	return supervised(o, args)
+}
+
+func runCommand() *cobra.Command {
+	o, envErr := defaultOptions()
+	cmd := &cobra.Command{
+		Use:   "+run [flags] [-- agent arguments]",
+		Short: "run the agent with explicit supervisor options (plain `superclaude ARGS` reads them from SUPERCLAUDE_*)",
+		RunE: func(c *cobra.Command, args []string) error {
+			if envErr != nil {
+				return envErr
+			}
+			return exitCode(supervised(o, args))
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.agent, "agent", o.agent, "agent executable (default: claude from $PATH; $"+envAgent+")")
+	f.DurationVar(&o.grace, "grace", o.grace, "time between SIGTERM and SIGKILL when the agent is killed ($"+envGrace+")")
+	f.Float64Var(&o.maxCrashes, "max-crashes", o.maxCrashes, "crashes within the crash window before superclaude gives up ($"+envMaxCrashes+")")
+	f.DurationVar(&o.crashDecay, "crash-window", o.crashDecay, "half-life of the crash count ($"+envCrashDecay+")")
+	f.DurationVar(&o.crashDelay, "crash-delay", o.crashDelay, "pause before restarting a crashed agent ($"+envCrashDelay+")")
+	return cmd
+}
+
+// supervised runs the agent under the supervision tree and returns
+// superclaude's exit code. The terminal is restored on every path out:
+// Run restores it when it returns, a panic in a guarded goroutine restores
+// it through guard, and a panic here does below.
+func supervised(o runOptions, args []string) (code int) {
+	term := child.NewTerminal(os.Stdin, os.Stdout)
+	defer func() {
+		if r := recover(); r != nil {
+			guard.Cleanup()
+			term.Restore()
+			fmt.Fprintf(os.Stderr, "superclaude: panic: %v\n", r)
+			code = 2
+		}
+	}()
+	log, closeLog := openLog()
+	defer closeLog()
+
+	profile := supervise.Claude
+	cfg := supervise.Config{
+		Profile:          profile,
+		Command:          o.agent,
+		Args:             args,
+		Terminal:         term,
+		Grace:            o.grace,
+		FailureThreshold: o.maxCrashes,
+		FailureDecay:     o.crashDecay,
+		FailureBackoff:   o.crashDecay,
+		CrashDelay:       o.crashDelay,
+		Log:              log,
+	}
+	if !profile.Scan(args).OneShot {
+		// Sessions only for interactive runs: `superclaude --version` must
+		// not leave a sessions directory behind.
+		if dir, err := config.SessionsDir(); err == nil {
+			if store, err := state.Open(dir); err == nil {
+				store.Actor = "supervisor"
+				store.Report = func(err error) { log.Warn("session store", "err", err) }
+				cfg.Store = store
+			} else {
+				log.Warn("sessions directory unusable; running without sessions", "err", err)
+			}
+		}
+		pane, err := config.PaneID(context.Background())
+		if err != nil {
+			log.Warn("pane identity", "err", err)
+		}
+		cfg.Pane = pane
+	}
+	res := supervise.Run(context.Background(), cfg)
+	term.Restore()
+	if res.Message != "" {
+		fmt.Fprintln(os.Stderr, res.Message)
+	}
+	return res.ExitCode
+}
+
+// openLog opens the supervisor's log file under the state directory. Logs
+// never go to the terminal, which the agent owns.
+func openLog() (*slog.Logger, func()) {
+	dir, err := config.StateDir()
+	if err == nil {
+		err = os.MkdirAll(dir, 0o700)
+	}
+	var f *os.File
+	if err == nil {
+		f, err = os.OpenFile(filepath.Join(dir, "superclaude.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "superclaude: no log file:", err)
+		return slog.New(slog.DiscardHandler), func() {}
+	}
+	log := slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: slog.LevelInfo})).With("supervisor", os.Getpid())
+	return log, func() { f.Close() }
 }

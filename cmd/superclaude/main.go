@@ -67,7 +67,7 @@ claude subcommand, option or prompt:
 		SilenceErrors:     true,
 		CompletionOptions: cobra.CompletionOptions{DisableDefaultCmd: true},
 	}
-	root.AddCommand(sessionCommand(), versionCommand())
+	root.AddCommand(sessionCommand(), runCommand(), versionCommand())
 	help := &cobra.Command{
 		Use:   "+help [command]",
 		Short: "help about any command",

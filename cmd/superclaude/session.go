@@ -12,6 +12,7 @@ import (
 
 	"github.com/superclaude/superclaude/internal/cli"
 	"github.com/superclaude/superclaude/internal/config"
+	"github.com/superclaude/superclaude/internal/control"
 	"github.com/superclaude/superclaude/state"
 )
 
@@ -289,15 +290,41 @@ func readStdinIfPiped(r io.Reader) (string, error) {
 	return string(b), err
 }
 
-// requestRestart writes the restart request to the session's state.
+// requestRestart writes the restart request to the session's state, then
+// asks the supervisor named by the environment — and only that one, its
+// identity verified — to kill the agent from outside. The state comes
+// first: the supervisor decides what to start next from it.
 func requestRestart(stderr io.Writer, s *state.Store, name string) (*state.State, error) {
-	st, err := s.RequestRestart(name)
+	sup, err := config.Supervisor()
+	if err == nil {
+		// Only the session's own supervisor may restart it (seed 003, bug
+		// 3): refuse before writing anything.
+		cur, lerr := s.Load(name)
+		if lerr != nil {
+			return nil, lerr
+		}
+		if cur.PID != sup.PID {
+			return nil, fmt.Errorf("session %s belongs to pid %d, not to the supervisor running this command (pid %d)", name, cur.PID, sup.PID)
+		}
+	}
+	st, werr := s.RequestRestart(name)
+	if werr != nil {
+		return nil, werr
+	}
+	sock := os.Getenv(config.EnvSocket)
+	if err == nil && sock == "" {
+		err = fmt.Errorf("$%s is not set", config.EnvSocket)
+	}
+	if err == nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_, err = control.Call(ctx, sock, sup, control.Request{Op: control.OpRestart, Session: name, Reason: "superclaude +session restart"})
+	}
 	if err != nil {
-		return nil, err
-	}
-	if _, err := config.Supervisor(); err != nil {
-		fmt.Fprintf(stderr, "superclaude: restart prepared for %s, but no supervisor is running it (%v).\n"+
+		fmt.Fprintf(stderr, "superclaude: restart prepared for %s, but no supervisor took it (%v).\n"+
 			"Exit the agent and start it again with: superclaude %q\n", name, err, st.RestartPrompt)
+		return st, nil
 	}
+	fmt.Fprintf(stderr, "superclaude: restart prepared for %s; the supervisor is restarting the agent.\n", name)
 	return st, nil
 }

@@ -1,0 +1,205 @@
+// Package fakeagent is an agent CLI for tests: test binaries re-execute
+// themselves as it (see Enabled) and superclaude supervises it in place of
+// Claude Code. It behaves as Claude Code does where superclaude depends on
+// it — exit 143 on SIGTERM, 129 on SIGHUP, 0 on SIGINT, a controlling
+// terminal — and does what the test asks through environment variables and
+// lines typed on its terminal. Every start and exit is appended to a JSON
+// log the test reads.
+package fakeagent
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/creack/pty"
+	"golang.org/x/term"
+
+	"github.com/superclaude/superclaude/internal/proc"
+)
+
+// Environment variables the fake agent reads.
+const (
+	// EnvRole makes a test binary run as the fake agent ("agent") or as
+	// its detached grandchild ("grandchild").
+	EnvRole = "FAKE_AGENT_ROLE"
+	// EnvLog is the JSON-lines file every start, exit and grandchild is
+	// recorded in.
+	EnvLog = "FAKE_AGENT_LOG"
+	// EnvIgnoreTerm makes the agent ignore SIGTERM.
+	EnvIgnoreTerm = "FAKE_AGENT_IGNORE_TERM"
+	// EnvGrandchild makes the agent start a grandchild in a new session
+	// that sleeps, as a Bash tool's `setsid … &` does.
+	EnvGrandchild = "FAKE_AGENT_GRANDCHILD"
+	// EnvExit makes the agent exit at once: "N" with code N, "signal:N"
+	// by signal N.
+	EnvExit = "FAKE_AGENT_EXIT"
+	// EnvSuperclaude is the superclaude binary the agent runs for the
+	// "restart", "bind" and "overflow" commands, as a Bash tool would.
+	EnvSuperclaude = "FAKE_AGENT_SUPERCLAUDE"
+	// EnvFlood makes the agent print this many bytes at start.
+	EnvFlood = "FAKE_AGENT_FLOOD"
+)
+
+// Record is one line of the fake agent's log.
+type Record struct {
+	Event string            `json:"event"` // start, exit, grandchild, key
+	PID   int               `json:"pid"`
+	Start uint64            `json:"start,omitempty"`
+	Args  []string          `json:"args,omitempty"`
+	Env   map[string]string `json:"env,omitempty"`
+	Code  int               `json:"code,omitempty"`
+	Text  string            `json:"text,omitempty"`
+	Time  time.Time         `json:"time"`
+}
+
+// Enabled reports whether this process should run as the fake agent; test
+// binaries call it first thing in TestMain and then Main.
+func Enabled() bool { return os.Getenv(EnvRole) != "" }
+
+// Env returns the environment entries that make a test binary a fake agent
+// logging to logFile.
+func Env(logFile string) []string {
+	return []string{EnvRole + "=agent", EnvLog + "=" + logFile}
+}
+
+var logMu sync.Mutex
+
+func record(r Record) {
+	path := os.Getenv(EnvLog)
+	if path == "" {
+		return
+	}
+	r.Time = time.Now()
+	b, _ := json.Marshal(r)
+	logMu.Lock()
+	defer logMu.Unlock()
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return
+	}
+	f.Write(append(b, '\n'))
+	f.Close()
+}
+
+// Main runs the fake agent and exits.
+func Main() {
+	if os.Getenv(EnvRole) == "grandchild" {
+		time.Sleep(time.Hour)
+		os.Exit(0)
+	}
+	args := os.Args[1:]
+	if len(args) > 0 && strings.HasPrefix(args[0], "-test.") {
+		args = args[1:]
+	}
+	env := map[string]string{}
+	for _, kv := range os.Environ() {
+		k, v, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(k, "SUPERCLAUDE_") || strings.HasPrefix(k, "CLAUDE_") {
+			env[k] = v
+		}
+	}
+	me, _ := proc.Self()
+	record(Record{Event: "start", PID: me.PID, Start: me.Start, Args: args, Env: env})
+
+	exit := func(code int) {
+		record(Record{Event: "exit", PID: me.PID, Code: code})
+		os.Exit(code)
+	}
+	if v := os.Getenv(EnvExit); v != "" {
+		if n, ok := strings.CutPrefix(v, "signal:"); ok {
+			sig, _ := strconv.Atoi(n)
+			signal.Reset()
+			syscall.Kill(os.Getpid(), syscall.Signal(sig))
+			time.Sleep(time.Hour)
+		}
+		code, _ := strconv.Atoi(v)
+		exit(code)
+	}
+
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT, syscall.SIGWINCH)
+	ignoreTerm := os.Getenv(EnvIgnoreTerm) != ""
+	go func() {
+		for sig := range sigs {
+			switch sig {
+			case syscall.SIGTERM:
+				if !ignoreTerm {
+					exit(143)
+				}
+				fmt.Print("IGNORING SIGTERM\r\n")
+			case syscall.SIGHUP:
+				exit(129)
+			case syscall.SIGINT:
+				exit(0)
+			case syscall.SIGWINCH:
+				if ws, err := pty.GetsizeFull(os.Stdin); err == nil {
+					fmt.Printf("SIZE %dx%d\r\n", ws.Rows, ws.Cols)
+				}
+			}
+		}
+	}()
+
+	if os.Getenv(EnvGrandchild) != "" {
+		gc := exec.Command(os.Args[0], "-test.run=^$")
+		gc.Env = append(os.Environ(), EnvRole+"=grandchild")
+		gc.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		if err := gc.Start(); err == nil {
+			id, _ := proc.Of(gc.Process.Pid)
+			record(Record{Event: "grandchild", PID: id.PID, Start: id.Start})
+		}
+	}
+	if n, _ := strconv.Atoi(os.Getenv(EnvFlood)); n > 0 {
+		w := bufio.NewWriter(os.Stdout)
+		for i := 0; i < n; i += 80 {
+			w.WriteString(strings.Repeat("y", 78) + "\r\n")
+		}
+		w.Flush()
+	}
+	fmt.Printf("FAKE-AGENT READY pid=%d tty=%v args=%q\r\n", me.PID, term.IsTerminal(0), args)
+
+	sc := bufio.NewScanner(os.Stdin)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		cmd, arg, _ := strings.Cut(line, " ")
+		switch cmd {
+		case "exit":
+			code, _ := strconv.Atoi(arg)
+			exit(code)
+		case "restart":
+			superclaude("+session", "restart")
+		case "bind":
+			superclaude("+session", "update", "sessionId="+arg)
+		case "overflow":
+			superclaude("+session", "update", "overflowed=true")
+		case "":
+		default:
+			record(Record{Event: "key", PID: me.PID, Text: line})
+			fmt.Printf("KEY:%s\r\n", line)
+		}
+	}
+	// Our terminal went away (the pty was closed): as Claude does.
+	exit(129)
+}
+
+// superclaude runs the superclaude binary the way a Bash tool would: in a
+// new session, with no terminal.
+func superclaude(args ...string) {
+	bin := os.Getenv(EnvSuperclaude)
+	if bin == "" {
+		fmt.Print("NO SUPERCLAUDE BINARY\r\n")
+		return
+	}
+	cmd := exec.Command(bin, args...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	out, err := cmd.CombinedOutput()
+	fmt.Printf("RAN %s: %v %s\r\n", strings.Join(args, " "), err, strings.ReplaceAll(strings.TrimSpace(string(out)), "\n", " | "))
+}

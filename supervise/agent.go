@@ -1,0 +1,176 @@
+package supervise
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/thejerf/suture/v4"
+
+	"github.com/superclaude/superclaude/child"
+	"github.com/superclaude/superclaude/internal/config"
+	"github.com/superclaude/superclaude/state"
+	"github.com/superclaude/superclaude/watchdog"
+)
+
+// agentService is the agent under supervision: start, wait, sweep, decide,
+// and either loop (a planned restart), fail (a crash, which suture counts)
+// or end the tree (stop).
+type agentService struct {
+	s      *Supervisor
+	next   Plan
+	starts int
+
+	result   Result
+	lastExit Exit
+}
+
+func (a *agentService) String() string { return "agent" }
+
+// Serve runs agents until the decision is to stop. It never returns while
+// an agent it started is alive: suture kills nothing itself.
+func (a *agentService) Serve(ctx context.Context) error {
+	s := a.s
+	for {
+		plan := a.next
+		if s.stopping.Load() {
+			a.result = Result{ExitCode: a.lastExit.Code, Reason: "stopped between agents"}
+			return suture.ErrTerminateSupervisorTree
+		}
+		if a.starts > 0 && a.lastExit.Code != 0 && s.cfg.CrashDelay > 0 && a.crashed() {
+			select {
+			case <-time.After(s.cfg.CrashDelay):
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+		args := s.cfg.Profile.Args(s.cfg.Args, s.inv, plan, a.starts == 0)
+		if s.cfg.ExtraArgs != nil {
+			args = append(s.cfg.ExtraArgs(), args...)
+		}
+		spec := child.Spec{Path: s.cfg.Command, Args: args, Env: s.agentEnv(), Dir: s.cfg.Dir}
+		ag, err := child.Start(spec, s.cfg.Terminal)
+		if err != nil {
+			e := child.StartFailure(err)
+			s.log.Error("cannot start the agent", "command", s.cfg.Command, "err", err)
+			a.result = Result{ExitCode: e.Code, Reason: err.Error(),
+				Message: fmt.Sprintf("superclaude: cannot start %s: %v", s.cfg.Command, err)}
+			return suture.ErrTerminateSupervisorTree
+		}
+		a.starts++
+		s.mu.Lock()
+		s.current = ag
+		s.mu.Unlock()
+		s.wd.Watch(ag.Identity())
+		s.event("agent-start", plan.Reason, map[string]any{"pid": ag.PID(), "args": args, "plan": plan.Action.String()})
+		s.log.Info("agent started", "pid", ag.PID(), "args", args, "plan", plan.String())
+
+		select {
+		case <-ag.Done():
+		case <-ctx.Done():
+			// The tree is stopping: end the agent ourselves, within the
+			// spec's timeout, before Serve returns.
+			s.stopping.Store(true)
+			s.wd.KillNow(context.Background(), watchdog.Request{Reason: "supervisor shutting down"})
+		}
+		exit := ag.Wait()
+		s.wd.Unwatch()
+		s.mu.Lock()
+		s.current = nil
+		s.mu.Unlock()
+		swept := s.wd.Sweep(context.Background(), nil)
+
+		e := Exit{
+			Exit:          exit,
+			KilledByUs:    s.killedByUs.Swap(false),
+			StopRequested: s.stopping.Load() || ctx.Err() != nil,
+			Resumed:       plan.Action == Resume,
+			OneShot:       s.inv.OneShot,
+		}
+		a.lastExit = e
+		name, st := s.resolveSession()
+		p := Decide(e, st, s.cfg.Policy)
+		s.log.Info("agent exited", "exit", exit.String(), "runtime", exit.Runtime().Round(time.Millisecond),
+			"killed-by-us", e.KilledByUs, "swept", swept.Found, "session", name, "decision", p.String())
+		s.event("agent-exit", p.Reason, map[string]any{
+			"code": exit.Code, "signal": int(exit.Signal), "exit": exit.String(),
+			"killedByUs": e.KilledByUs, "swept": swept.Found, "decision": p.Action.String(),
+		})
+		if st != nil && p.Action != Stop {
+			_, err := s.cfg.Store.Update(name, p.Reason, func(st *state.State) error {
+				if !st.Exists() {
+					return errSkip
+				}
+				Apply(st, p, s.self, true)
+				return nil
+			})
+			if err != nil && !errors.Is(err, errSkip) {
+				s.log.Warn("recording the decision", "session", name, "err", err)
+			}
+		}
+		switch p.Action {
+		case Stop:
+			a.result = Result{ExitCode: p.ExitCode, Reason: p.Reason}
+			if e.StopRequested {
+				a.result.Message = stopMessage(s, exit)
+			}
+			return suture.ErrTerminateSupervisorTree
+		case Backoff:
+			a.next = *p.Then
+			return errors.New(p.Reason)
+		default:
+			a.next = p
+		}
+	}
+}
+
+// crashed reports whether the last exit was a crash (the restart that
+// follows waits CrashDelay, so a crash loop is never a hot loop).
+func (a *agentService) crashed() bool {
+	e := a.lastExit
+	return !e.KilledByUs && !e.StopRequested && (e.Signal != 0 || (e.Code != 0 && e.Code != codeSIGTERM && e.Code != codeSIGHUP))
+}
+
+func stopMessage(s *Supervisor, exit child.Exit) string {
+	sig := s.stopSignal.Load()
+	if sig == 0 {
+		return ""
+	}
+	return fmt.Sprintf("superclaude: stopped on %s; the agent %s", child.SignalName(sigOf(sig)), exit.String())
+}
+
+// agentEnv is the agent's environment: the base one with superclaude's
+// variables set (replacing any inherited from an outer superclaude).
+func (s *Supervisor) agentEnv() []string {
+	set := map[string]string{
+		config.EnvSupervisorPID: strconv.Itoa(s.self.PID),
+		config.EnvSupervisor:    s.self.String(),
+		config.EnvSocket:        s.socket,
+		config.EnvPaneID:        s.cfg.Pane,
+	}
+	if s.cfg.Store != nil {
+		set[config.EnvSessionsDir] = s.cfg.Store.Root
+	}
+	env := make([]string, 0, len(s.cfg.Env)+len(set))
+	for _, kv := range s.cfg.Env {
+		k, _, _ := strings.Cut(kv, "=")
+		if _, ours := set[k]; !ours {
+			env = append(env, kv)
+		}
+	}
+	for k, v := range set {
+		env = append(env, k+"="+v)
+	}
+	return env
+}
+
+// event appends a supervisor event to the session's event log.
+func (s *Supervisor) event(kind, reason string, detail map[string]any) {
+	if s.cfg.Store == nil {
+		return
+	}
+	s.cfg.Store.Append(state.Event{Session: s.Session(), Actor: "supervisor", Kind: kind, Reason: reason, Detail: detail})
+}

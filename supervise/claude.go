@@ -1,0 +1,104 @@
+package supervise
+
+import "strings"
+
+// Claude is the profile of Claude Code.
+var Claude = Profile{
+	Name:         "claude",
+	Command:      "claude",
+	Scan:         ScanClaudeArgs,
+	ResumeArgs:   func(id string) []string { return []string{"--resume", id} },
+	PromptArgs:   func(prompt string) []string { return []string{prompt} },
+	ContextUsage: ContextStatusLine,
+}
+
+// How Claude Code's command line parses (commander.js, as `claude --help`
+// of 2.1.330 lists it). An option with a required value takes the next
+// argument; one with an optional value takes the next argument unless it
+// starts with '-'; a variadic one takes arguments until one starts with
+// '-'. Anything else not starting with '-' is the prompt, or a subcommand
+// when it comes first.
+var (
+	claudeValue = set("--agent", "--agents", "--append-system-prompt", "--append-system-prompt-file",
+		"--autocompact", "--debug-file", "--effort", "--environment", "--fallback-model",
+		"--input-format", "--json-schema", "--max-budget-usd", "--model", "-n", "--name",
+		"--output-format", "--permission-mode", "--permission-prompts", "--plugin-dir", "--plugin-url",
+		"--remote-control-session-name-prefix", "--session-id", "--setting-sources", "--settings",
+		"--system-prompt", "--system-prompt-file", "--system-prompt-snapshot")
+	claudeOptional = set("--cloud", "-d", "--debug", "--from-pr", "--prompt-suggestions",
+		"--remote-control", "-r", "--resume", "--teleport", "-w", "--worktree")
+	claudeVariadic = set("--add-dir", "--allowedTools", "--allowed-tools", "--betas",
+		"--disallowedTools", "--disallowed-tools", "--file", "--mcp-config", "--tools")
+	// Options that pick the conversation: the user's choice wins over
+	// fleet resume, and is dropped on a restart.
+	claudeConversation = set("-r", "--resume", "-c", "--continue", "--session-id", "--from-pr",
+		"--teleport", "--fork-session")
+	// Options after which claude answers once and exits.
+	claudeOneShot = set("-p", "--print", "-h", "--help", "-v", "--version", "--bg", "--background",
+		"--desktop", "--cloud")
+	claudeSubcommands = set("agents", "attach", "auth", "auto-mode", "doctor", "gateway", "import",
+		"install", "logs", "mcp", "plugin", "plugins", "purge", "respawn", "rm", "setup-token",
+		"stop", "kill", "ultrareview", "update", "upgrade", "help", "config", "migrate-installer")
+)
+
+func set(names ...string) map[string]bool {
+	m := make(map[string]bool, len(names))
+	for _, n := range names {
+		m[n] = true
+	}
+	return m
+}
+
+// ScanClaudeArgs reads a claude command line.
+func ScanClaudeArgs(args []string) Invocation {
+	var inv Invocation
+	keep := make([]bool, len(args))
+	positional := 0
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			// Everything after is positional: the prompt.
+			break
+		}
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			if positional == 0 && claudeSubcommands[a] {
+				inv.OneShot = true
+			}
+			positional++
+			continue
+		}
+		name, _, inline := strings.Cut(a, "=")
+		start := i
+		switch {
+		case inline:
+		case claudeValue[name]:
+			if i+1 < len(args) {
+				i++
+			}
+		case claudeOptional[name]:
+			if i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
+				i++
+			}
+		case claudeVariadic[name]:
+			for i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
+				i++
+			}
+		}
+		if claudeOneShot[name] {
+			inv.OneShot = true
+		}
+		if claudeConversation[name] {
+			inv.ChoseConversation = true
+			continue
+		}
+		for j := start; j <= i; j++ {
+			keep[j] = true
+		}
+	}
+	for i, a := range args {
+		if keep[i] {
+			inv.Restart = append(inv.Restart, a)
+		}
+	}
+	return inv
+}

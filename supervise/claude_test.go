@@ -1,0 +1,63 @@
+package supervise
+
+import (
+	"fmt"
+	"testing"
+)
+
+func TestScanClaudeArgs(t *testing.T) {
+	for _, tc := range []struct {
+		args    []string
+		oneShot bool
+		chose   bool
+		restart []string
+	}{
+		{nil, false, false, nil},
+		{[]string{"fix the bug"}, false, false, nil},
+		{[]string{"--model", "opus", "fix the bug"}, false, false, []string{"--model", "opus"}},
+		{[]string{"-p", "hi"}, true, false, []string{"-p"}},
+		{[]string{"--print", "--output-format", "json", "hi"}, true, false, []string{"--print", "--output-format", "json"}},
+		{[]string{"mcp", "list"}, true, false, nil},
+		{[]string{"doctor"}, true, false, nil},
+		{[]string{"--version"}, true, false, []string{"--version"}},
+		{[]string{"--resume", "abc", "--model", "x"}, false, true, []string{"--model", "x"}},
+		{[]string{"-r"}, false, true, nil},
+		{[]string{"-c", "--verbose"}, false, true, []string{"--verbose"}},
+		{[]string{"--resume=abc", "go on"}, false, true, nil},
+		{[]string{"--session-id", "11111111-2222-4333-8444-555555555555"}, false, true, nil},
+		// A variadic option eats what follows until the next option, as
+		// commander does: "go" is a directory here, not a prompt.
+		{[]string{"--add-dir", "a", "b", "--model", "m", "prompt"}, false, false, []string{"--add-dir", "a", "b", "--model", "m"}},
+		{[]string{"--settings", "/tmp/s.json", "--debug", "api"}, false, false, []string{"--settings", "/tmp/s.json", "--debug", "api"}},
+		{[]string{"--debug", "--verbose"}, false, false, []string{"--debug", "--verbose"}},
+		// The first operand picks a subcommand, after options too, as in
+		// commander.
+		{[]string{"--model", "m", "doctor"}, true, false, []string{"--model", "m"}},
+		{[]string{"--", "-p is a prompt here"}, false, false, nil},
+	} {
+		inv := ScanClaudeArgs(tc.args)
+		if inv.OneShot != tc.oneShot || inv.ChoseConversation != tc.chose || fmt.Sprint(inv.Restart) != fmt.Sprint(tc.restart) {
+			t.Errorf("ScanClaudeArgs(%q) = %+v, want oneShot=%v chose=%v restart=%q", tc.args, inv, tc.oneShot, tc.chose, tc.restart)
+		}
+	}
+}
+
+func TestProfileArgs(t *testing.T) {
+	user := []string{"--model", "opus", "first prompt"}
+	inv := ScanClaudeArgs(user)
+	for _, tc := range []struct {
+		plan  Plan
+		first bool
+		want  []string
+	}{
+		{Plan{Action: Fresh}, true, user},
+		{Plan{Action: Resume, SessionID: "S"}, true, []string{"--model", "opus", "first prompt", "--resume", "S"}},
+		{Plan{Action: Fresh, Prompt: "/session continue"}, false, []string{"/session continue", "--model", "opus"}},
+		{Plan{Action: Resume, SessionID: "S"}, false, []string{"--model", "opus", "--resume", "S"}},
+		{Plan{Action: Fresh}, false, []string{"--model", "opus"}},
+	} {
+		if got := Claude.Args(user, inv, tc.plan, tc.first); fmt.Sprint(got) != fmt.Sprint(tc.want) {
+			t.Errorf("Args(%v, first=%v) = %q, want %q", tc.plan, tc.first, got, tc.want)
+		}
+	}
+}

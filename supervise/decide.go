@@ -1,0 +1,226 @@
+package supervise
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/superclaude/superclaude/child"
+	"github.com/superclaude/superclaude/internal/proc"
+	"github.com/superclaude/superclaude/state"
+)
+
+// Action is what the supervisor does after an agent exits.
+type Action int
+
+const (
+	// Stop ends superclaude with Plan.ExitCode.
+	Stop Action = iota
+	// Fresh starts a new conversation, with Plan.Prompt as its first
+	// prompt when set. Never --resume.
+	Fresh
+	// Resume starts the agent on Plan.SessionID's conversation.
+	Resume
+	// Backoff reports a crash: the restart (Plan.Then) counts against the
+	// crash-intensity limit, which suture's failure threshold, decay and
+	// backoff enforce.
+	Backoff
+)
+
+func (a Action) String() string {
+	return [...]string{"stop", "fresh", "resume", "backoff"}[a]
+}
+
+// Exit is what the supervisor knows of how the agent ended.
+type Exit struct {
+	child.Exit
+	// KilledByUs is set when the watchdog killed the agent on a restart
+	// request (control socket or SIGUSR1).
+	KilledByUs bool
+	// StopRequested is set when superclaude itself was told to stop (a
+	// signal, or a stop request on the control socket).
+	StopRequested bool
+	// Resumed is set when the agent was started with --resume.
+	Resumed bool
+	// OneShot is set when the agent was run for one answer or one
+	// subcommand (`-p`, `mcp list`, `--version`): its exit is final.
+	OneShot bool
+}
+
+// Policy holds the knobs of the decision.
+type Policy struct {
+	// ResumeFailWindow: an agent started with --resume that exits 1 within
+	// this long could not resume (unknown or in-use id): start fresh
+	// instead of trying again.
+	ResumeFailWindow time.Duration
+}
+
+// DefaultPolicy is the policy superclaude runs with.
+var DefaultPolicy = Policy{ResumeFailWindow: 10 * time.Second}
+
+// Plan is the decision: what to do, and why.
+type Plan struct {
+	Action Action
+	// ExitCode is superclaude's exit code, for Stop.
+	ExitCode int
+	// Prompt is the first prompt, for Fresh.
+	Prompt string
+	// SessionID is the conversation to resume, for Resume.
+	SessionID string
+	// Then is the start a Backoff leads to: Fresh or Resume.
+	Then *Plan
+	// Reason says why, for the log, the event log and the person.
+	Reason string
+	// Overflow marks an overflow restart (seed 000 S4/S6).
+	Overflow bool
+}
+
+func (p Plan) String() string {
+	switch p.Action {
+	case Stop:
+		return fmt.Sprintf("stop (exit %d): %s", p.ExitCode, p.Reason)
+	case Resume:
+		return fmt.Sprintf("resume %s: %s", p.SessionID, p.Reason)
+	case Backoff:
+		return fmt.Sprintf("backoff then %s", p.Then)
+	default:
+		if p.Prompt != "" {
+			return fmt.Sprintf("fresh with %q: %s", p.Prompt, p.Reason)
+		}
+		return "fresh: " + p.Reason
+	}
+}
+
+// Exit codes of a user's own exit, as Claude Code reports them: /exit or
+// Ctrl-C twice (0), SIGTERM (143), a terminal hangup (129).
+const (
+	codeSIGTERM = 128 + 15
+	codeSIGHUP  = 128 + 1
+)
+
+// Decide is the restart decision of seed 000 §9, as a pure function of how
+// the agent ended (e), the session's state after it ended (st, nil when
+// the agent has no session) and the policy. The order of the checks is the
+// order of precedence:
+//
+//  1. superclaude was told to stop, or the run was one-shot: stop, with the
+//     agent's code.
+//  2. killRequested (an overflow restart, S4/S6A/S6B): a fresh start with
+//     the restart prompt, never --resume, whatever sessionId says (R1).
+//  3. killed on a restart request that wrote no state (SIGUSR1): restart,
+//     resuming unless overflowed.
+//  4. --resume that exited 1 at once (unknown or in-use id): fresh start,
+//     and forget the id, so that it is not tried again.
+//  5. the user's own exit — 0, 143, 129 — (S5): stop with that code.
+//  6. anything else is a crash: back off, then resume unless overflowed.
+func Decide(e Exit, st *state.State, pol Policy) Plan {
+	if e.StopRequested {
+		return Plan{Action: Stop, ExitCode: e.Code, Reason: "superclaude was asked to stop; the agent " + e.Exit.String()}
+	}
+	if e.OneShot {
+		return Plan{Action: Stop, ExitCode: e.Code, Reason: "one-shot run ended: " + e.Exit.String()}
+	}
+	if st != nil && st.KillRequested {
+		p := Plan{Action: Fresh, Prompt: st.RestartPrompt, Overflow: true, Reason: "overflow restart requested"}
+		if !st.Overflowed {
+			p.Reason = "restart requested (killRequested without overflowed)"
+		}
+		return p
+	}
+	if e.KilledByUs {
+		return restart("restart requested", st)
+	}
+	if e.Resumed && e.Code == 1 && e.Signal == 0 && e.Runtime() < pol.ResumeFailWindow {
+		return Plan{Action: Fresh,
+			Reason: fmt.Sprintf("--resume failed (exit 1 after %s): starting fresh", e.Runtime().Round(time.Millisecond))}
+	}
+	if e.Signal == 0 && (e.Code == 0 || e.Code == codeSIGTERM || e.Code == codeSIGHUP) {
+		return Plan{Action: Stop, ExitCode: e.Code, Reason: "the agent exited: " + e.Exit.String()}
+	}
+	then := restart("", st)
+	return Plan{Action: Backoff, Then: &then, ExitCode: e.Code, Reason: "the agent crashed: " + e.Exit.String()}
+}
+
+// restart resumes the session's conversation unless it overflowed or has
+// none (invariants 4 and 5).
+func restart(reason string, st *state.State) Plan {
+	switch {
+	case st == nil || st.SessionID == "":
+		return Plan{Action: Fresh, Reason: join(reason, "no conversation to resume")}
+	case st.Overflowed:
+		return Plan{Action: Fresh, Reason: join(reason, "the conversation overflowed: not resuming it")}
+	default:
+		return Plan{Action: Resume, SessionID: st.SessionID, Reason: join(reason, "resuming the conversation")}
+	}
+}
+
+func join(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}
+
+// StartPlan is fleet resume at start (S1, S2, S3, S9): found is this pane's
+// session, nil when there is none. A session whose owner is alive belongs
+// to another supervisor and is left alone; one whose owner is dead is
+// resumed unless it overflowed, and an overflowed session that has a
+// restart prompt gets a fresh start with it (S3's guard).
+func StartPlan(found *state.State, ownerAlive bool) Plan {
+	switch {
+	case found == nil:
+		return Plan{Action: Fresh, Reason: "no previous session for this pane"}
+	case ownerAlive:
+		return Plan{Action: Fresh, Reason: "the pane's session is owned by another live supervisor"}
+	case found.Overflowed && found.RestartPrompt != "":
+		return Plan{Action: Fresh, Prompt: found.RestartPrompt, Overflow: true, Reason: "the previous run overflowed and asked for a restart"}
+	case found.Overflowed:
+		return Plan{Action: Fresh, Reason: "the previous conversation overflowed: not resuming it (S9)"}
+	case found.SessionID == "":
+		return Plan{Action: Fresh, Reason: "the previous session has no conversation id"}
+	default:
+		return Plan{Action: Resume, SessionID: found.SessionID, Reason: "fleet resume (S3)"}
+	}
+}
+
+// Apply makes the state writes that follow a plan (seed 000 §3.2, the
+// run.sh rows), before the next agent starts:
+//
+//   - Resume: lifecycle=resuming.
+//   - Fresh with a restart prompt: lifecycle=restarting and sessionId
+//     deleted; overflowed stays until the prompt's /session continue
+//     activates the session.
+//   - Fresh without a prompt: nothing in the new conversation will
+//     activate the session, so the supervisor does it on its behalf: a
+//     fresh context is the proof activate stands for. lifecycle=active,
+//     overflowed=false, sessionId deleted.
+//
+// In every case killRequested and restartPrompt are cleared and the pid is
+// claimed by the supervisor that will run the new agent — claimed, not
+// zeroed, so the window of race R3 (pid 0 between the decision and the new
+// agent's activate) never opens. restart counts the restart. Stop writes
+// nothing (S5: the file keeps its stale pid).
+func Apply(st *state.State, p Plan, owner proc.Identity, restart bool) {
+	if p.Action == Backoff && p.Then != nil {
+		p = *p.Then
+	}
+	if p.Action == Stop {
+		return
+	}
+	st.KillRequested = false
+	st.RestartPrompt = ""
+	switch {
+	case p.Action == Resume:
+		st.Lifecycle = state.Resuming
+	case p.Prompt != "":
+		st.Lifecycle = state.Restarting
+		st.SessionID = ""
+	default:
+		st.Lifecycle = state.Active
+		st.Overflowed = false
+		st.SessionID = ""
+	}
+	st.PID, st.PIDStart, st.PIDBoot = owner.PID, owner.Start, owner.Boot
+	if restart {
+		st.Restarts++
+	}
+}

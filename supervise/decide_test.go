@@ -1,0 +1,192 @@
+package supervise
+
+import (
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/superclaude/superclaude/child"
+	"github.com/superclaude/superclaude/internal/proc"
+	"github.com/superclaude/superclaude/state"
+)
+
+var t0 = time.Date(2026, 2, 7, 14, 30, 0, 0, time.UTC)
+
+func exited(code int, after time.Duration) Exit {
+	return Exit{Exit: child.Exit{Code: code, Started: t0, Ended: t0.Add(after)}}
+}
+
+func signalled(sig syscall.Signal) Exit {
+	return Exit{Exit: child.Exit{Code: 128 + int(sig), Signal: sig, Started: t0, Ended: t0.Add(time.Minute)}}
+}
+
+func with(e Exit, f func(*Exit)) Exit { f(&e); return e }
+
+// session returns a state as the statusline and hooks leave it.
+func session(f func(*state.State)) *state.State {
+	st := &state.State{PID: 4242, Lifecycle: state.Active, SessionID: "conv-1", StartedAt: t0, ContextUsage: 0.3}
+	if f != nil {
+		f(st)
+	}
+	return st
+}
+
+func TestDecideCoversTheSeedScenarios(t *testing.T) {
+	overflowRestart := func(st *state.State) {
+		// After /session dehydrate → session restart (S4 step 4).
+		st.Overflowed, st.KillRequested, st.SessionID = true, true, ""
+		st.RestartPrompt = "/session continue --session S --skill implement --phase \"P\""
+	}
+	for _, tc := range []struct {
+		name   string
+		exit   Exit
+		st     *state.State
+		action Action
+		code   int    // for Stop
+		prompt string // for Fresh
+		resume string // for Resume (directly or after Backoff)
+		then   Action // for Backoff
+	}{
+		// S5: the user's own exit.
+		{"S5 /exit", exited(0, time.Hour), session(nil), Stop, 0, "", "", 0},
+		{"S5 SIGTERM from outside", exited(143, time.Hour), session(nil), Stop, 143, "", "", 0},
+		{"S5 terminal hangup", exited(129, time.Hour), session(nil), Stop, 129, "", "", 0},
+		{"S1 no session, /exit", exited(0, time.Minute), nil, Stop, 0, "", "", 0},
+
+		// S4 / S6A: overflow restart, sessionId deleted by restart.
+		{"S4 overflow restart", with(exited(143, time.Hour), func(e *Exit) { e.KilledByUs = true }),
+			session(overflowRestart), Fresh, 0, "/session continue --session S --skill implement --phase \"P\"", "", 0},
+		{"S6A killed at the grace", with(signalled(syscall.SIGKILL), func(e *Exit) { e.KilledByUs = true }),
+			session(overflowRestart), Fresh, 0, "/session continue --session S --skill implement --phase \"P\"", "", 0},
+		// S6B: the status line resurrected sessionId (R1): still no resume.
+		{"S6B sessionId resurrected", with(exited(143, time.Hour), func(e *Exit) { e.KilledByUs = true }),
+			session(func(st *state.State) { overflowRestart(st); st.SessionID = "conv-1" }),
+			Fresh, 0, "/session continue --session S --skill implement --phase \"P\"", "", 0},
+		// killRequested wins even when the agent happened to exit 0.
+		{"restart requested, agent exited 0", exited(0, time.Hour), session(overflowRestart),
+			Fresh, 0, "/session continue --session S --skill implement --phase \"P\"", "", 0},
+
+		// SIGUSR1 with no state written: restart, resume unless overflowed.
+		{"SIGUSR1 healthy", with(exited(143, time.Hour), func(e *Exit) { e.KilledByUs = true }), session(nil), Resume, 0, "", "conv-1", 0},
+		{"SIGUSR1 overflowed", with(exited(143, time.Hour), func(e *Exit) { e.KilledByUs = true }),
+			session(func(st *state.State) { st.Overflowed = true }), Fresh, 0, "", "", 0},
+
+		// --resume of an unknown or in-use id: fresh, not a loop.
+		{"resume failed fast", with(exited(1, 2*time.Second), func(e *Exit) { e.Resumed = true }), session(nil), Fresh, 0, "", "", 0},
+		{"resumed, crashed much later", with(exited(1, time.Hour), func(e *Exit) { e.Resumed = true }), session(nil), Backoff, 0, "", "conv-1", Resume},
+
+		// Crashes: restart within the intensity limit, resuming unless
+		// overflowed.
+		{"crash exit 1", exited(1, time.Hour), session(nil), Backoff, 0, "", "conv-1", Resume},
+		{"crash SIGKILL (OOM)", signalled(syscall.SIGKILL), session(nil), Backoff, 0, "", "conv-1", Resume},
+		{"crash SIGSEGV", signalled(syscall.SIGSEGV), session(nil), Backoff, 0, "", "conv-1", Resume},
+		{"crash while overflowed (S9-like)", exited(1, time.Hour), session(func(st *state.State) { st.Overflowed = true }), Backoff, 0, "", "", Fresh},
+		{"crash without a session", exited(2, time.Hour), nil, Backoff, 0, "", "", Fresh},
+		{"crash before the first status line", exited(1, time.Hour), session(func(st *state.State) { st.SessionID = "" }), Backoff, 0, "", "", Fresh},
+
+		// superclaude itself was told to stop: never restart.
+		{"stop requested", with(exited(143, time.Second), func(e *Exit) { e.StopRequested = true }), session(overflowRestart), Stop, 143, "", "", 0},
+		{"stop requested, killed", with(signalled(syscall.SIGKILL), func(e *Exit) { e.StopRequested = true }), session(nil), Stop, 137, "", "", 0},
+		// One-shot runs keep claude's exit code, even a failure.
+		{"one-shot failure", with(exited(1, time.Second), func(e *Exit) { e.OneShot = true }), nil, Stop, 1, "", "", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := Decide(tc.exit, tc.st, DefaultPolicy)
+			if p.Action != tc.action {
+				t.Fatalf("Decide = %v, want %v", p, tc.action)
+			}
+			if p.Reason == "" {
+				t.Error("no reason given")
+			}
+			switch tc.action {
+			case Stop:
+				if p.ExitCode != tc.code {
+					t.Errorf("exit code %d, want %d", p.ExitCode, tc.code)
+				}
+			case Fresh:
+				if p.Prompt != tc.prompt || p.SessionID != "" {
+					t.Errorf("fresh plan %+v, want prompt %q and no session", p, tc.prompt)
+				}
+			case Resume:
+				if p.SessionID != tc.resume {
+					t.Errorf("resume %q, want %q", p.SessionID, tc.resume)
+				}
+			case Backoff:
+				if p.Then == nil || p.Then.Action != tc.then || p.Then.SessionID != tc.resume {
+					t.Errorf("backoff then %+v, want %v %q", p.Then, tc.then, tc.resume)
+				}
+			}
+		})
+	}
+}
+
+func TestStartPlanIsFleetResume(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		found  *state.State
+		alive  bool
+		action Action
+		resume string
+		prompt string
+	}{
+		{"S1/S2 no session", nil, false, Fresh, "", ""},
+		{"S3 dead owner, healthy", session(nil), false, Resume, "conv-1", ""},
+		{"S9 dead owner, overflowed", session(func(st *state.State) { st.Overflowed = true }), false, Fresh, "", ""},
+		{"S3 guard: overflowed with restart prompt", session(func(st *state.State) {
+			st.Overflowed, st.RestartPrompt = true, "/session continue --session S"
+		}), false, Fresh, "", "/session continue --session S"},
+		{"no sessionId", session(func(st *state.State) { st.SessionID = "" }), false, Fresh, "", ""},
+		{"owner alive", session(nil), true, Fresh, "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := StartPlan(tc.found, tc.alive)
+			if p.Action != tc.action || p.SessionID != tc.resume || p.Prompt != tc.prompt {
+				t.Fatalf("StartPlan = %+v", p)
+			}
+		})
+	}
+}
+
+func TestApplyWritesTheSupervisorRowsOfTheWriterAudit(t *testing.T) {
+	me := proc.Identity{PID: 99, Start: 12345, Boot: "b"}
+	overflowed := func() *state.State {
+		return session(func(st *state.State) {
+			st.Overflowed, st.KillRequested, st.SessionID, st.RestartPrompt = true, true, "conv-1", "/session continue"
+		})
+	}
+
+	st := overflowed()
+	Apply(st, Plan{Action: Fresh, Prompt: "/session continue"}, me, true)
+	if st.KillRequested || st.RestartPrompt != "" || st.Lifecycle != state.Restarting || st.SessionID != "" ||
+		!st.Overflowed || st.PID != 99 || st.PIDStart != 12345 || st.Restarts != 1 {
+		t.Errorf("overflow restart wrote %+v", st)
+	}
+
+	st = session(nil)
+	Apply(st, Plan{Action: Backoff, Then: &Plan{Action: Resume, SessionID: "conv-1"}}, me, true)
+	if st.Lifecycle != state.Resuming || st.SessionID != "conv-1" || st.PID != 99 || st.Restarts != 1 {
+		t.Errorf("crash resume wrote %+v", st)
+	}
+
+	st = overflowed()
+	st.RestartPrompt = ""
+	Apply(st, Plan{Action: Fresh}, me, false)
+	if st.Lifecycle != state.Active || st.Overflowed || st.SessionID != "" || st.KillRequested || st.Restarts != 0 {
+		t.Errorf("fresh without prompt wrote %+v", st)
+	}
+
+	st = session(nil)
+	before := *st
+	Apply(st, Plan{Action: Stop, ExitCode: 0}, me, true)
+	if st.PID != before.PID || st.Lifecycle != before.Lifecycle || st.Restarts != 0 {
+		t.Errorf("stop wrote %+v", st)
+	}
+}
+
+func TestPlanStringsSayWhy(t *testing.T) {
+	p := Decide(exited(1, time.Hour), session(nil), DefaultPolicy)
+	if !strings.Contains(p.String(), "resume conv-1") || !strings.Contains(p.Reason, "exit 1") {
+		t.Errorf("%q / %q", p, p.Reason)
+	}
+}

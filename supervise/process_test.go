@@ -1,0 +1,450 @@
+package supervise_test
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/superclaude/superclaude/internal/fakeagent"
+	"github.com/superclaude/superclaude/internal/proc"
+	"github.com/superclaude/superclaude/internal/testbin"
+	"github.com/superclaude/superclaude/state"
+)
+
+// The process tests run the real superclaude binary on a real pty, with
+// this test binary, re-executed, as the agent (internal/fakeagent).
+func TestMain(m *testing.M) {
+	if fakeagent.Enabled() {
+		fakeagent.Main()
+	}
+	code := m.Run()
+	testbin.Cleanup()
+	os.Exit(code)
+}
+
+type harness struct {
+	t        *testing.T
+	bin      string
+	dir      string
+	sessions string
+	agentLog string
+	env      []string
+}
+
+func newHarness(t *testing.T, env ...string) *harness {
+	t.Helper()
+	dir := t.TempDir()
+	runtime, err := os.MkdirTemp("", "sc-rt-") // short: socket paths have a length limit
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(runtime) })
+	h := &harness{t: t, bin: testbin.Superclaude(t), dir: dir,
+		sessions: filepath.Join(dir, "sessions"), agentLog: filepath.Join(dir, "agent.jsonl")}
+	h.env = append(os.Environ(),
+		"SUPERCLAUDE_AGENT="+os.Args[0],
+		"SUPERCLAUDE_SESSIONS_DIR="+h.sessions,
+		"SUPERCLAUDE_STATE_DIR="+filepath.Join(dir, "state"),
+		"XDG_RUNTIME_DIR="+runtime,
+		"SUPERCLAUDE_PANE_ID=",
+		"SUPERCLAUDE_GRACE=2s",
+		"SUPERCLAUDE_CRASH_DELAY=10ms",
+		"TMUX=",
+		fakeagent.EnvSuperclaude+"="+h.bin,
+	)
+	h.env = append(h.env, fakeagent.Env(h.agentLog)...)
+	h.env = append(h.env, env...)
+	return h
+}
+
+func (h *harness) command(args ...string) *exec.Cmd {
+	cmd := exec.Command(h.bin, args...)
+	cmd.Env = h.env
+	cmd.Dir = h.dir
+	return cmd
+}
+
+func (h *harness) start(args ...string) *testbin.PTY {
+	return testbin.StartPTY(h.t, h.command(args...))
+}
+
+// records reads the fake agent's log.
+func (h *harness) records() []fakeagent.Record {
+	f, err := os.Open(h.agentLog)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	var out []fakeagent.Record
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var r fakeagent.Record
+		if json.Unmarshal(sc.Bytes(), &r) == nil {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func (h *harness) events(kind string) []fakeagent.Record {
+	var out []fakeagent.Record
+	for _, r := range h.records() {
+		if r.Event == kind {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// waitStarts waits until the agent has been started n times.
+func (h *harness) waitStarts(n int, timeout time.Duration) []fakeagent.Record {
+	h.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		if s := h.events("start"); len(s) >= n {
+			return s
+		}
+		if time.Now().After(deadline) {
+			h.t.Fatalf("the agent was started %d times, want %d; log: %+v", len(h.events("start")), n, h.records())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func (h *harness) store() *state.Store {
+	s, err := state.Open(h.sessions)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return s
+}
+
+// session returns the session the supervisor with that pid owns.
+func (h *harness) session(supervisor int) *state.Session {
+	h.t.Helper()
+	sess, err := h.store().FindByOwner(supervisor)
+	if err != nil {
+		h.t.Fatalf("no session for supervisor %d: %v", supervisor, err)
+	}
+	return sess
+}
+
+// cooked checks that the terminal superclaude ran on is back in the mode
+// a shell expects.
+func cooked(t *testing.T, p *testbin.PTY) {
+	t.Helper()
+	tio, err := unix.IoctlGetTermios(int(p.Slave.Fd()), ioctlGetTermios)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tio.Lflag&unix.ICANON == 0 || tio.Lflag&unix.ECHO == 0 || tio.Lflag&unix.ISIG == 0 || tio.Oflag&unix.OPOST == 0 {
+		t.Fatalf("terminal left raw: lflag %#x oflag %#x", tio.Lflag, tio.Oflag)
+	}
+}
+
+func hasArg(args []string, a string) bool {
+	for _, x := range args {
+		if x == a {
+			return true
+		}
+	}
+	return false
+}
+
+const timeout = 20 * time.Second
+
+func TestOverflowRestartRoundTrip(t *testing.T) {
+	h := newHarness(t)
+	p := h.start()
+	at := p.Expect(t, 0, "FAKE-AGENT READY", timeout)
+	sup := p.Cmd.Process.Pid
+	name := h.session(sup).Name
+
+	// The status line binds the conversation; the overflow guard marks it;
+	// /session dehydrate runs `superclaude +session restart` from a Bash
+	// tool — here the fake agent does each in turn.
+	p.Type("bind conv-1")
+	at = p.Expect(t, at, "RAN +session update", timeout)
+	p.Type("overflow")
+	at = p.Expect(t, at, "RAN +session update", timeout)
+	p.Type("restart")
+
+	starts := h.waitStarts(2, timeout)
+	second := starts[1].Args
+	wantPrompt := state.ContinuePrompt(name, "", "")
+	if len(second) == 0 || second[0] != wantPrompt || hasArg(second, "--resume") {
+		t.Fatalf("restarted with %q, want the prompt %q and no --resume", second, wantPrompt)
+	}
+	if exits := h.events("exit"); len(exits) != 1 || exits[0].Code != 143 || exits[0].PID != starts[0].PID {
+		t.Fatalf("first agent exits: %+v", exits)
+	}
+	st, err := h.store().Load(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Seed 000 §3.2, run.sh rows: killRequested cleared, restartPrompt
+	// deleted, lifecycle restarting, sessionId gone, overflowed kept for
+	// /session continue's activate to clear, pid the supervisor's.
+	if st.KillRequested || st.RestartPrompt != "" || st.Lifecycle != state.Restarting || st.SessionID != "" ||
+		!st.Overflowed || st.PID != sup || st.Restarts != 1 {
+		t.Fatalf("state after the restart: %+v", st)
+	}
+
+	p.Expect(t, at, "FAKE-AGENT READY", timeout)
+	p.Type("exit 0")
+	if code := p.Wait(t, timeout); code != 0 {
+		t.Fatalf("superclaude exited %d, want the agent's 0", code)
+	}
+	cooked(t, p)
+}
+
+func TestFleetResumeAfterTheSupervisorIsRestarted(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		overflow bool
+		stop     syscall.Signal
+	}{
+		{"stopped with SIGTERM, resumes (S3)", false, syscall.SIGTERM},
+		{"killed with SIGKILL, resumes (S3)", false, syscall.SIGKILL},
+		{"overflowed, starts fresh (S9)", true, syscall.SIGTERM},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, "SUPERCLAUDE_PANE_ID=fleet:main:SDK")
+			p := h.start()
+			at := p.Expect(t, 0, "FAKE-AGENT READY", timeout)
+			p.Type("bind 11111111-2222-4333-8444-555555555555")
+			at = p.Expect(t, at, "RAN +session update", timeout)
+			if tc.overflow {
+				p.Type("overflow")
+				p.Expect(t, at, "RAN +session update", timeout)
+			}
+			p.Cmd.Process.Signal(tc.stop)
+			code := p.Wait(t, timeout)
+			if tc.stop == syscall.SIGTERM && code != 143 {
+				t.Fatalf("superclaude exited %d on SIGTERM, want the agent's 143", code)
+			}
+			if tc.stop == syscall.SIGTERM {
+				cooked(t, p)
+			}
+			// A supervisor killed outright leaves the agent to the pty's
+			// hangup; wait for it to go.
+			first := h.events("start")[0]
+			for deadline := time.Now().Add(timeout); proc.Alive(proc.Identity{PID: first.PID, Start: first.Start}); {
+				if time.Now().After(deadline) {
+					t.Fatal("the first agent outlived its supervisor")
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+
+			p2 := h.start()
+			p2.Expect(t, 0, "FAKE-AGENT READY", timeout)
+			args := h.waitStarts(2, timeout)[1].Args
+			sess := h.session(p2.Cmd.Process.Pid)
+			if tc.overflow {
+				if hasArg(args, "--resume") || sess.State.Lifecycle != state.Active || sess.State.SessionID != "" {
+					t.Fatalf("overflowed session: args %q, state %+v", args, sess.State)
+				}
+			} else {
+				want := []string{"--resume", "11111111-2222-4333-8444-555555555555"}
+				if fmt.Sprint(args) != fmt.Sprint(want) || sess.State.Lifecycle != state.Resuming {
+					t.Fatalf("resumed with %q (state %+v), want %q", args, sess.State, want)
+				}
+			}
+			if sess.State.FleetPaneID != "fleet:main:SDK" {
+				t.Fatalf("pane %q", sess.State.FleetPaneID)
+			}
+			p2.Type("exit 0")
+			if code := p2.Wait(t, timeout); code != 0 {
+				t.Fatalf("exit %d", code)
+			}
+		})
+	}
+}
+
+func TestAgentIgnoringTermIsKilledAtTheGrace(t *testing.T) {
+	h := newHarness(t, fakeagent.EnvIgnoreTerm+"=1", "SUPERCLAUDE_GRACE=400ms")
+	p := h.start()
+	p.Expect(t, 0, "FAKE-AGENT READY", timeout)
+	requested := time.Now()
+	p.Type("restart")
+	starts := h.waitStarts(2, timeout)
+	if waited := starts[1].Time.Sub(requested); waited < 400*time.Millisecond {
+		t.Fatalf("the next agent started %s after the request, before the grace", waited)
+	}
+	first := proc.Identity{PID: starts[0].PID, Start: starts[0].Start}
+	if proc.Alive(first) {
+		t.Fatal("the agent that ignored SIGTERM is still alive")
+	}
+	// The supervisor's event log says it took SIGKILL.
+	evs, _ := h.store().Events("")
+	killed := false
+	for _, ev := range evs {
+		if ev.Kind == "agent-exit" && ev.Detail["signal"] == float64(9) {
+			killed = true
+		}
+	}
+	if !killed {
+		t.Fatalf("no agent-exit by SIGKILL in the event log: %+v", evs)
+	}
+	p.Type("exit 0")
+	p.Wait(t, timeout)
+}
+
+func TestSetsidGrandchildIsGoneAfterTheRestart(t *testing.T) {
+	h := newHarness(t, fakeagent.EnvGrandchild+"=1")
+	p := h.start()
+	p.Expect(t, 0, "FAKE-AGENT READY", timeout)
+	gcs := h.events("grandchild")
+	if len(gcs) != 1 {
+		t.Fatalf("grandchildren: %+v", gcs)
+	}
+	gc := proc.Identity{PID: gcs[0].PID, Start: gcs[0].Start}
+	if !proc.Alive(gc) {
+		t.Fatal("grandchild not running to begin with")
+	}
+	p.Type("restart")
+	h.waitStarts(2, timeout)
+	if proc.Alive(gc) {
+		t.Fatalf("the grandchild (pid %d, own session) survived the restart", gc.PID)
+	}
+	p.Type("exit 0")
+	p.Wait(t, timeout)
+	// Nothing of the second agent's is left either.
+	for _, g := range h.events("grandchild") {
+		if id := (proc.Identity{PID: g.PID, Start: g.Start}); proc.Alive(id) {
+			t.Fatalf("grandchild %d outlived superclaude", g.PID)
+		}
+	}
+}
+
+func TestExitCodeIsTheAgents(t *testing.T) {
+	// One-shot runs: claude's code, whatever it is, and 128+n for signal n.
+	for _, tc := range []struct {
+		exit string
+		want int
+	}{{"0", 0}, {"1", 1}, {"143", 143}, {"signal:9", 137}, {"signal:15", 143}, {"signal:1", 129}} {
+		t.Run("-p exit "+tc.exit, func(t *testing.T) {
+			h := newHarness(t, fakeagent.EnvExit+"="+tc.exit)
+			err := h.command("-p", "hi").Run()
+			code := 0
+			var ee *exec.ExitError
+			if errors.As(err, &ee) {
+				code = ee.ExitCode()
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			if code != tc.want {
+				t.Fatalf("superclaude exited %d, want %d", code, tc.want)
+			}
+			if n := len(h.events("start")); n != 1 {
+				t.Fatalf("a one-shot run was started %d times", n)
+			}
+		})
+	}
+	// Interactive: the user's own exits.
+	for _, tc := range []struct {
+		name string
+		do   func(p *testbin.PTY)
+		want int
+	}{
+		{"/exit", func(p *testbin.PTY) { p.Type("exit 0") }, 0},
+		{"SIGTERM to superclaude", func(p *testbin.PTY) { p.Cmd.Process.Signal(syscall.SIGTERM) }, 143},
+		{"SIGHUP to superclaude", func(p *testbin.PTY) { p.Cmd.Process.Signal(syscall.SIGHUP) }, 129},
+		{"SIGINT to superclaude", func(p *testbin.PTY) { p.Cmd.Process.Signal(syscall.SIGINT) }, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t)
+			p := h.start()
+			p.Expect(t, 0, "FAKE-AGENT READY", timeout)
+			tc.do(p)
+			if code := p.Wait(t, timeout); code != tc.want {
+				t.Fatalf("superclaude exited %d, want %d", code, tc.want)
+			}
+			cooked(t, p)
+			if n := len(h.events("start")); n != 1 {
+				t.Fatalf("the agent was restarted after the user's exit (%d starts)", n)
+			}
+		})
+	}
+}
+
+func TestCrashLoopStopsAtTheIntensityLimit(t *testing.T) {
+	h := newHarness(t, fakeagent.EnvExit+"=1", "SUPERCLAUDE_MAX_CRASHES=3", "SUPERCLAUDE_CRASH_DELAY=50ms")
+	p := h.start()
+	code := p.Wait(t, timeout)
+	if code != 1 {
+		t.Fatalf("superclaude exited %d, want the agent's 1", code)
+	}
+	// suture's threshold of 3 is passed on the fourth failure.
+	if n := len(h.events("start")); n != 4 {
+		t.Fatalf("the agent was started %d times, want 4", n)
+	}
+	out := p.Output()
+	if !strings.Contains(out, "crashed more than 3 times") || !strings.Contains(out, "not restarting") {
+		t.Fatalf("no readable reason after the terminal was restored:\n%s", out)
+	}
+	cooked(t, p)
+}
+
+func TestSIGUSR1RestartsAndResumes(t *testing.T) {
+	h := newHarness(t)
+	p := h.start()
+	at := p.Expect(t, 0, "FAKE-AGENT READY", timeout)
+	p.Type("bind conv-7")
+	p.Expect(t, at, "RAN +session update", timeout)
+	p.Cmd.Process.Signal(syscall.SIGUSR1)
+	starts := h.waitStarts(2, timeout)
+	if fmt.Sprint(starts[1].Args) != fmt.Sprint([]string{"--resume", "conv-7"}) {
+		t.Fatalf("restarted with %q", starts[1].Args)
+	}
+	p.Type("exit 0")
+	p.Wait(t, timeout)
+}
+
+func TestNoRestartTheftAcrossPanes(t *testing.T) {
+	h := newHarness(t)
+	a := h.start()
+	a.Expect(t, 0, "FAKE-AGENT READY", timeout)
+	b := h.start()
+	b.Expect(t, 0, "FAKE-AGENT READY", timeout)
+	sessB := h.session(b.Cmd.Process.Pid)
+
+	// A restart of B's session, run with A's environment (a command in
+	// A's agent), is refused and writes nothing.
+	aStart := h.events("start")[0]
+	cmd := h.command("+session", "restart", "--session", sessB.Name)
+	cmd.Env = append(cmd.Env, mapEnv(aStart.Env)...)
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "belongs to pid") {
+		t.Fatalf("restart of another supervisor's session: %v %s", err, out)
+	}
+	if st, _ := h.store().Load(sessB.Name); st.KillRequested {
+		t.Fatal("the refused restart wrote killRequested")
+	}
+	time.Sleep(200 * time.Millisecond)
+	if n := len(h.events("start")); n != 2 {
+		t.Fatalf("an agent was restarted: %d starts", n)
+	}
+	a.Type("exit 0")
+	b.Type("exit 0")
+	a.Wait(t, timeout)
+	b.Wait(t, timeout)
+}
+
+func mapEnv(m map[string]string) []string {
+	var out []string
+	for k, v := range m {
+		out = append(out, k+"="+v)
+	}
+	return out
+}

@@ -1,0 +1,69 @@
+package supervise
+
+// Profile tells the supervisor how to drive one agent CLI: what to run, how
+// to resume a conversation, how to hand it a first prompt, and how to read
+// a user's command line. superclaude ships profiles for Claude Code and for
+// other agent CLIs; a library user can write their own.
+type Profile struct {
+	// Name names the profile ("claude", "codex" …).
+	Name string
+	// Command is the executable run when the user names none.
+	Command string
+	// Scan reads the user's arguments.
+	Scan func(args []string) Invocation
+	// ResumeArgs returns the arguments that resume conversation id, or nil
+	// when the CLI cannot resume (then every restart starts fresh).
+	ResumeArgs func(id string) []string
+	// PromptArgs returns the arguments that make prompt the first prompt of
+	// a fresh conversation.
+	PromptArgs func(prompt string) []string
+	// ContextUsage says where the conversation's context usage comes from.
+	// ContextNone turns overflow restart off for the profile.
+	ContextUsage ContextSource
+}
+
+// ContextSource is where a profile's context usage comes from.
+type ContextSource string
+
+const (
+	// ContextStatusLine: Claude Code's status-line JSON
+	// (context_window.used_percentage), bound by `superclaude +statusline`.
+	ContextStatusLine ContextSource = "statusline"
+	// ContextNone: the CLI reports no usage; no overflow restart.
+	ContextNone ContextSource = "none"
+)
+
+// Invocation is what a user's command line asks of the agent.
+type Invocation struct {
+	// OneShot is a run for one answer or one subcommand (`-p`, `mcp list`,
+	// `--version`): no session, no resume, no restart; its exit code is
+	// superclaude's.
+	OneShot bool
+	// ChoseConversation is set when the user already named the
+	// conversation (--resume, --continue …): no fleet resume on top.
+	ChoseConversation bool
+	// Restart is the command line a restarted agent gets, before the
+	// supervisor adds a resume or a prompt: the user's options without
+	// their choice of conversation or their first prompt, which belonged
+	// to the first start only.
+	Restart []string
+}
+
+// Args returns the agent's arguments for a start: the user's own for the
+// first start, the restart arguments after it, plus the plan's resume or
+// prompt. A prompt goes first, so that it is never taken as the value of a
+// trailing option.
+func (p Profile) Args(user []string, inv Invocation, plan Plan, first bool) []string {
+	base := user
+	if !first {
+		base = inv.Restart
+	}
+	out := append([]string(nil), base...)
+	switch {
+	case plan.Action == Resume && p.ResumeArgs != nil:
+		out = append(out, p.ResumeArgs(plan.SessionID)...)
+	case plan.Action == Fresh && plan.Prompt != "" && p.PromptArgs != nil:
+		out = append(p.PromptArgs(plan.Prompt), out...)
+	}
+	return out
+}

@@ -1,0 +1,334 @@
+package supervise
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/thejerf/suture/v4"
+
+	"github.com/superclaude/superclaude/child"
+	"github.com/superclaude/superclaude/internal/config"
+	"github.com/superclaude/superclaude/internal/control"
+	"github.com/superclaude/superclaude/internal/proc"
+	"github.com/superclaude/superclaude/state"
+	"github.com/superclaude/superclaude/watchdog"
+)
+
+// Config is one supervised run.
+type Config struct {
+	// Profile drives the agent CLI; Claude when zero.
+	Profile Profile
+	// Command is the executable; Profile.Command when empty.
+	Command string
+	// Args are the user's arguments for the agent.
+	Args []string
+	// Env is the agent's base environment; os.Environ() when nil. The
+	// supervisor adds its own variables (see internal/config).
+	Env []string
+	// Dir is the agent's working directory; ours when empty.
+	Dir string
+	// Terminal is our terminal; nil runs the agent without a pty.
+	Terminal *child.Terminal
+	// Store is the sessions directory; nil runs without sessions (no fleet
+	// resume, no overflow restart).
+	Store *state.Store
+	// Pane is this pane's identity ("" outside a fleet).
+	Pane string
+	// Grace is how long the agent gets between SIGTERM and SIGKILL.
+	Grace time.Duration
+	// Policy tunes Decide.
+	Policy Policy
+	// FailureThreshold, FailureDecay and FailureBackoff are suture's: the
+	// crash-intensity limit. Past the threshold the supervisor stops.
+	FailureThreshold float64
+	FailureDecay     time.Duration
+	FailureBackoff   time.Duration
+	// CrashDelay is the pause before restarting a crashed agent.
+	CrashDelay time.Duration
+	// Socket is the control socket's path; chosen by internal/control when
+	// empty.
+	Socket string
+	// Log receives the supervisor's log; nothing is ever printed to the
+	// terminal while the agent owns it.
+	Log *slog.Logger
+	// ExtraArgs, when set, returns arguments put in front of every start's
+	// own (superclaude uses it to inject --settings).
+	ExtraArgs func() []string
+	// Handlers answers control-socket operations the tree does not know
+	// (superclaude adds the status-line binder).
+	Handlers map[string]control.Handler
+}
+
+// Result is how a run ended.
+type Result struct {
+	// ExitCode is what superclaude exits with: the agent's code, 128+n when
+	// signal n killed it.
+	ExitCode int
+	// Reason says why the run ended, for the log.
+	Reason string
+	// Message, when not empty, is the line to show the person once the
+	// terminal is restored: why superclaude stopped, when that was not
+	// simply the agent exiting on its own.
+	Message string
+	// Session is the session the run ended in.
+	Session string
+}
+
+// Supervisor is one run's shared state: what the three services and the
+// signal handler need to know of each other.
+type Supervisor struct {
+	cfg   Config
+	self  proc.Identity
+	inv   Invocation
+	log   *slog.Logger
+	wd    *watchdog.Watchdog
+	agent *agentService
+
+	mu      sync.Mutex
+	session string
+	current *child.Agent
+
+	stopping   atomic.Bool
+	stopSignal atomic.Int32
+	killedByUs atomic.Bool
+	crashLoop  atomic.Bool
+	socket     string
+}
+
+// Run supervises the agent until it stops for good and returns how.
+func Run(ctx context.Context, cfg Config) Result {
+	s, err := newSupervisor(cfg)
+	if err != nil {
+		return Result{ExitCode: 1, Reason: err.Error(), Message: "superclaude: " + err.Error()}
+	}
+	return s.run(ctx)
+}
+
+func newSupervisor(cfg Config) (*Supervisor, error) {
+	if cfg.Profile.Name == "" {
+		cfg.Profile = Claude
+	}
+	if cfg.Command == "" {
+		cfg.Command = cfg.Profile.Command
+	}
+	if cfg.Env == nil {
+		cfg.Env = os.Environ()
+	}
+	if cfg.Grace <= 0 {
+		cfg.Grace = 2 * time.Second
+	}
+	if cfg.Policy == (Policy{}) {
+		cfg.Policy = DefaultPolicy
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	self, err := proc.Self()
+	if err != nil {
+		return nil, err
+	}
+	s := &Supervisor{cfg: cfg, self: self, log: cfg.Log}
+	s.inv = cfg.Profile.Scan(cfg.Args)
+	if cfg.Profile.Scan == nil {
+		s.inv = Invocation{Restart: cfg.Args}
+	}
+	s.wd = watchdog.New(cfg.Grace, config.EnvSupervisor, self.String(), cfg.Log.With("service", "watchdog"))
+	return s, nil
+}
+
+// Session returns the name of the session the supervisor runs now.
+func (s *Supervisor) Session() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.session
+}
+
+func (s *Supervisor) setSession(name string) {
+	s.mu.Lock()
+	s.session = name
+	s.mu.Unlock()
+}
+
+func (s *Supervisor) run(ctx context.Context) Result {
+	log := s.log
+	if proc.SubreaperSupported {
+		if err := proc.BecomeSubreaper(); err != nil {
+			log.Warn("cannot become a child subreaper", "err", err)
+		}
+	}
+
+	// The control socket exists before the agent starts, so that its
+	// children can always reach it.
+	sock := s.cfg.Socket
+	var err error
+	if sock == "" {
+		if sock, err = control.SocketPath(s.self.PID); err != nil {
+			return Result{ExitCode: 1, Reason: err.Error(), Message: "superclaude: control socket: " + err.Error()}
+		}
+	}
+	ln, err := control.Listen(sock)
+	if err != nil {
+		return Result{ExitCode: 1, Reason: err.Error(), Message: "superclaude: control socket: " + err.Error()}
+	}
+	s.socket = sock
+
+	first := s.startPlan()
+	s.agent = &agentService{s: s, next: first}
+
+	if t := s.cfg.Terminal; t != nil {
+		if err := t.MakeRaw(); err != nil {
+			ln.Close()
+			return Result{ExitCode: 1, Reason: err.Error(), Message: "superclaude: terminal: " + err.Error()}
+		}
+		defer t.Restore()
+	}
+
+	treeCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	tree := suture.New("superclaude", suture.Spec{
+		EventHook:        s.eventHook(cancel),
+		FailureThreshold: s.cfg.FailureThreshold,
+		FailureDecay:     s.cfg.FailureDecay.Seconds(),
+		FailureBackoff:   s.cfg.FailureBackoff,
+		// Every service ends its processes before Serve returns; the
+		// agent's kill takes at most the grace and the sweep's SIGKILL.
+		Timeout: s.cfg.Grace + 8*time.Second,
+	})
+	tree.Add(s.wd)
+	tree.Add(&binder{s: s, ln: ln})
+	tree.Add(s.agent)
+
+	sigs := make(chan os.Signal, 8)
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGUSR1, syscall.SIGWINCH, syscall.SIGCHLD)
+	defer signal.Stop(sigs)
+
+	done := tree.ServeBackground(treeCtx)
+	log.Info("supervisor started", "pid", s.self.PID, "socket", sock, "pane", s.cfg.Pane, "session", s.Session(), "plan", first.String())
+	for {
+		select {
+		case sig := <-sigs:
+			s.onSignal(sig.(syscall.Signal))
+		case err := <-done:
+			return s.result(err)
+		}
+	}
+}
+
+// onSignal handles a signal sent to superclaude itself.
+func (s *Supervisor) onSignal(sig syscall.Signal) {
+	switch sig {
+	case syscall.SIGWINCH:
+		if a := s.currentAgent(); a != nil {
+			a.Resize()
+		}
+	case syscall.SIGCHLD:
+		// Orphans adopted as subreaper that exited on their own.
+		keep := 0
+		if a := s.currentAgent(); a != nil {
+			keep = a.PID()
+		}
+		proc.ReapOrphans(func(pid int) bool { return pid == keep })
+	case syscall.SIGUSR1:
+		// The seeds' `kill -USR1 $WATCHDOG_PID`: restart the agent.
+		s.RequestRestart("SIGUSR1")
+	default:
+		s.Stop(sig)
+	}
+}
+
+// RequestRestart kills the agent from outside; what starts next is decided
+// from the session's state once it has exited. It reports false when no
+// agent is running.
+func (s *Supervisor) RequestRestart(reason string) bool {
+	s.killedByUs.Store(true)
+	ok := s.wd.Kill(watchdog.Request{Reason: reason})
+	if !ok {
+		s.killedByUs.Store(false)
+	}
+	s.log.Info("restart requested", "reason", reason, "agent-running", ok)
+	return ok
+}
+
+// Stop ends the run: sig is passed on to the agent (SIGTERM when 0), which
+// gets the grace to exit before SIGKILL, and superclaude then exits with
+// the agent's code.
+func (s *Supervisor) Stop(sig syscall.Signal) {
+	if sig == 0 {
+		sig = syscall.SIGTERM
+	}
+	s.stopSignal.Store(int32(sig))
+	s.stopping.Store(true)
+	s.log.Info("stop requested", "signal", child.SignalName(sig))
+	s.wd.Kill(watchdog.Request{Reason: "superclaude got " + child.SignalName(sig), Signal: sig})
+}
+
+func (s *Supervisor) currentAgent() *child.Agent {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.current
+}
+
+// eventHook logs suture's events and turns a backoff — the crash-intensity
+// limit passed — into the end of the run.
+func (s *Supervisor) eventHook(cancel context.CancelFunc) suture.EventHook {
+	return func(e suture.Event) {
+		s.log.Info("suture", "event", e.String())
+		if e.Type() == suture.EventTypeBackoff {
+			s.crashLoop.Store(true)
+			cancel()
+		}
+	}
+}
+
+func (s *Supervisor) result(treeErr error) Result {
+	r := s.agent.result
+	r.Session = s.Session()
+	if s.crashLoop.Load() {
+		last := s.agent.lastExit
+		r.ExitCode = last.Code
+		if r.ExitCode == 0 {
+			r.ExitCode = 1
+		}
+		r.Reason = fmt.Sprintf("the agent crashed more than %g times within %s (last: %s)",
+			threshold(s.cfg.FailureThreshold), decay(s.cfg.FailureDecay), last.Exit.String())
+		r.Message = "superclaude: " + r.Reason + "; not restarting it. Log: " + logHint()
+	}
+	if r.Reason == "" && treeErr != nil && !errors.Is(treeErr, suture.ErrTerminateSupervisorTree) {
+		r.Reason = treeErr.Error()
+	}
+	s.log.Info("supervisor stopped", "exit", r.ExitCode, "reason", r.Reason)
+	return r
+}
+
+func threshold(t float64) float64 {
+	if t == 0 {
+		return 5
+	}
+	return t
+}
+
+func decay(d time.Duration) time.Duration {
+	if d == 0 {
+		return 30 * time.Second
+	}
+	return d
+}
+
+func logHint() string {
+	dir, err := config.StateDir()
+	if err != nil {
+		return "(none)"
+	}
+	return filepath.Join(dir, "superclaude.log")
+}
+
+func sigOf(n int32) syscall.Signal { return syscall.Signal(n) }

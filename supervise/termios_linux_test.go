@@ -1,0 +1,5 @@
+package supervise_test
+
+import "golang.org/x/sys/unix"
+
+const ioctlGetTermios = unix.TCGETS
