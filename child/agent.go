@@ -2,7 +2,6 @@ package child
 
 import (
 	"errors"
-	"io"
 	"os"
 	"os/exec"
 	"time"
@@ -85,7 +84,7 @@ func Start(spec Spec, t *Terminal) (*Agent, error) {
 // last holder of the terminal has gone) or is closed.
 func (a *Agent) copyOutput() {
 	defer close(a.outDone)
-	io.Copy(a.term.Out(), a.pty)
+	copyDecoupled(a.term.Out(), a.pty)
 }
 
 func (a *Agent) wait(started time.Time) {

@@ -33,7 +33,7 @@ func TestMain(m *testing.M) {
 }
 
 type harness struct {
-	t        *testing.T
+	t        testing.TB
 	bin      string
 	dir      string
 	sessions string
@@ -41,7 +41,7 @@ type harness struct {
 	env      []string
 }
 
-func newHarness(t *testing.T, env ...string) *harness {
+func newHarness(t testing.TB, env ...string) *harness {
 	t.Helper()
 	dir := t.TempDir()
 	runtime, err := os.MkdirTemp("", "sc-rt-") // short: socket paths have a length limit
@@ -119,6 +119,19 @@ func (h *harness) waitStarts(n int, timeout time.Duration) []fakeagent.Record {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// agentStarts returns when the supervisor exec'd each agent, from its
+// event log.
+func (h *harness) agentStarts() []time.Time {
+	evs, _ := h.store().Events("")
+	var out []time.Time
+	for _, ev := range evs {
+		if ev.Kind == "agent-start" {
+			out = append(out, ev.Time)
+		}
+	}
+	return out
 }
 
 func (h *harness) store() *state.Store {

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"time"
 
@@ -65,6 +66,7 @@ func defaultOptions() (runOptions, error) {
 
 // runAgent is `superclaude ARGS`: claude ARGS under supervision.
 func runAgent(args []string) int {
+	singleProc()
 	o, err := defaultOptions()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "superclaude:", err)
@@ -82,6 +84,7 @@ func runCommand() *cobra.Command {
 			if envErr != nil {
 				return envErr
 			}
+			singleProc()
 			return exitCode(supervised(o, args))
 		},
 	}
@@ -92,6 +95,18 @@ func runCommand() *cobra.Command {
 	f.DurationVar(&o.crashDecay, "crash-window", o.crashDecay, "half-life of the crash count ($"+envCrashDecay+")")
 	f.DurationVar(&o.crashDelay, "crash-delay", o.crashDelay, "pause before restarting a crashed agent ($"+envCrashDelay+")")
 	return cmd
+}
+
+// singleProc runs the supervisor's Go code on one processor, unless
+// $GOMAXPROCS says otherwise. The supervisor only waits and copies; with
+// more processors the Go scheduler keeps spare threads spinning for work
+// that rarely comes, and on a small machine that CPU is taken from the
+// agent: on 2 cores, pty throughput through superclaude rose from about
+// 0.7 to about 0.85 of a direct run (docs/benchmarks.md).
+func singleProc() {
+	if os.Getenv("GOMAXPROCS") == "" {
+		runtime.GOMAXPROCS(1)
+	}
 }
 
 // supervised runs the agent under the supervision tree and returns
@@ -146,6 +161,12 @@ func supervised(o runOptions, args []string) (code int) {
 	term.Restore()
 	if res.Message != "" {
 		fmt.Fprintln(os.Stderr, res.Message)
+	}
+	if len(args) == 1 && (args[0] == "--help" || args[0] == "-h") {
+		// claude's own help, then how to reach superclaude's.
+		fmt.Fprintln(os.Stdout, "\nsuperclaude: every argument above goes to claude unchanged; superclaude's own\n"+
+			"commands start with '+' (superclaude +session list, superclaude +status …).\n"+
+			"See: superclaude +help")
 	}
 	return res.ExitCode
 }
