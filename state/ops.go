@@ -128,14 +128,20 @@ func (s *Store) Deactivate(name, description, keywords string) (*State, error) {
 // DefaultPhase is the phase a restart prompt names when none was recorded.
 const DefaultPhase = "Phase 1: Setup"
 
+// SessionCommand is the seeds' /session command as superclaude ships it to
+// Claude Code: a plugin command, which Claude Code names
+// /<plugin>:<command>. A bare /session would be an unknown command in a
+// fresh Claude, and an unknown first prompt is dropped unsent.
+const SessionCommand = "/superclaude:session"
+
 // ContinuePrompt is the first prompt of a fresh agent after an overflow
-// restart: the /session continue command with the session, skill and
+// restart: the session command's continue with the session, skill and
 // phase. It travels as one argument, never through a shell.
 func ContinuePrompt(name, skill, phase string) string {
 	if phase == "" {
 		phase = DefaultPhase
 	}
-	p := "/session continue --session " + name
+	p := SessionCommand + " continue --session " + name
 	if skill != "" {
 		p += " --skill " + skill
 	}

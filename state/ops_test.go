@@ -125,7 +125,7 @@ func TestWriterAudit(t *testing.T) {
 			run:    func(s *Store) (*State, error) { return s.RequestRestart("sess") },
 			writes: []string{"contextUsage", "killRequested", "restartPrompt", "sessionId(deleted)"},
 			check: func(t *testing.T, st *State) {
-				want := `/session continue --session sess --skill implement --phase "Phase 3: Execution"`
+				want := `/superclaude:session continue --session sess --skill implement --phase "Phase 3: Execution"`
 				if !st.KillRequested || st.RestartPrompt != want || st.ContextUsage != 0 || st.SessionID != "" {
 					t.Errorf("restart wrote %+v", st)
 				}

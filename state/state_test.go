@@ -335,3 +335,21 @@ func TestRoundTripKeepsSchemaOrderAndValues(t *testing.T) {
 		t.Fatalf("round trip changed the seed's example:\n%s", out)
 	}
 }
+
+func TestErrNoChangeWritesNothing(t *testing.T) {
+	s := newStore(t)
+	if _, err := s.Activate("sess", "a", Caller{}); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(s.Root, "sess", StateFile)
+	fi0, _ := os.Stat(path)
+	time.Sleep(10 * time.Millisecond)
+	st, err := s.Update("sess", "x", func(st *State) error { st.Skill = "changed"; return ErrNoChange })
+	if err != nil || st.Skill != "a" {
+		t.Fatalf("Update = %+v, %v", st, err)
+	}
+	fi1, _ := os.Stat(path)
+	if !fi1.ModTime().Equal(fi0.ModTime()) {
+		t.Fatal("ErrNoChange rewrote the file")
+	}
+}

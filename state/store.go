@@ -58,6 +58,20 @@ func Open(root string) (*Store, error) {
 	return s, nil
 }
 
+// OpenExisting is Open for readers that must not create a sessions
+// directory as a side effect (the status line and hooks run in any
+// project): it fails when root does not exist.
+func OpenExisting(root string) (*Store, error) {
+	fi, err := os.Stat(root)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.IsDir() {
+		return nil, fmt.Errorf("sessions directory %s is not a directory", root)
+	}
+	return Open(root)
+}
+
 func (s *Store) now() time.Time {
 	if s.Now == nil {
 		return time.Now()
@@ -81,6 +95,11 @@ func (s *Store) Path(name string) (string, error) {
 	}
 	return filepath.Join(dir, StateFile), nil
 }
+
+// ErrNoChange, returned by an Update function, means there is nothing to
+// write: Update returns the current state and no error, and writes
+// nothing.
+var ErrNoChange = errors.New("no change")
 
 // ErrNoSession reports that a session has no state file.
 var ErrNoSession = errors.New("no such session")
@@ -133,7 +152,8 @@ func (s *Store) rel(path string) string {
 // without one gets a fresh State whose Exists is false), calls fn, validates
 // the result, writes it to a temporary file, fsyncs it, renames it over the
 // old file and fsyncs the directory. When fn returns an error nothing is
-// written and that error is returned.
+// written and that error is returned; [ErrNoChange] means nothing needs
+// writing.
 //
 // A file that fails to parse or validate is moved aside, never overwritten:
 // Update returns an [*Error] whose KeptAs names the copy, and the caller
@@ -166,6 +186,9 @@ func (s *Store) Update(name, reason string, fn func(*State) error) (*State, erro
 	}
 	before := cur.Clone()
 	if err := fn(cur); err != nil {
+		if errors.Is(err, ErrNoChange) {
+			return before, nil
+		}
 		return nil, err
 	}
 	if err := cur.validate(s.now()); err != nil {

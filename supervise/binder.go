@@ -59,7 +59,7 @@ func (b *binder) handle(ctx context.Context, req control.Request, peer control.P
 		s.Stop(0)
 	default:
 		if h, ok := s.cfg.Handlers[req.Op]; ok {
-			r := h(ctx, req, peer)
+			r := h(ctx, s, req, peer)
 			r.Supervisor = s.self.String()
 			return r
 		}

@@ -65,8 +65,11 @@ type Config struct {
 	ExtraArgs func() []string
 	// Handlers answers control-socket operations the tree does not know
 	// (superclaude adds the status-line binder).
-	Handlers map[string]control.Handler
+	Handlers map[string]Handler
 }
+
+// Handler answers one control-socket request on behalf of a supervisor.
+type Handler func(ctx context.Context, s *Supervisor, req control.Request, peer control.Peer) control.Response
 
 // Result is how a run ended.
 type Result struct {
@@ -144,6 +147,15 @@ func newSupervisor(cfg Config) (*Supervisor, error) {
 	s.wd = watchdog.New(cfg.Grace, config.EnvSupervisor, self.String(), cfg.Log.With("service", "watchdog"))
 	return s, nil
 }
+
+// Identity is the supervisor's own process identity.
+func (s *Supervisor) Identity() proc.Identity { return s.self }
+
+// Store is the sessions directory the supervisor uses; nil without one.
+func (s *Supervisor) Store() *state.Store { return s.cfg.Store }
+
+// Log is the supervisor's logger.
+func (s *Supervisor) Log() *slog.Logger { return s.log }
 
 // Session returns the name of the session the supervisor runs now.
 func (s *Supervisor) Session() string {

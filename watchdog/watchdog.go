@@ -52,6 +52,9 @@ type Watchdog struct {
 	mu       sync.Mutex
 	agent    proc.Identity
 	requests chan Request
+	// killing is held while a kill runs, so that the agent service can
+	// wait for it to finish before it starts the next agent.
+	killing sync.Mutex
 }
 
 // New returns a watchdog with the given grace and marker.
@@ -121,7 +124,15 @@ func (w *Watchdog) KillNow(ctx context.Context, req Request) {
 	w.kill(ctx, req)
 }
 
+// WaitKills returns once no kill is running.
+func (w *Watchdog) WaitKills() {
+	w.killing.Lock()
+	w.killing.Unlock()
+}
+
 func (w *Watchdog) kill(ctx context.Context, req Request) {
+	w.killing.Lock()
+	defer w.killing.Unlock()
 	id := w.current()
 	if id.IsZero() {
 		w.Log.Info("kill request with no agent running", "reason", req.Reason)

@@ -60,11 +60,19 @@ func StartPTY(t testing.TB, cmd *exec.Cmd) *PTY {
 		close(p.done)
 	}()
 	t.Cleanup(func() {
+		// A program still running at the end of a (failed) test gets
+		// SIGTERM and time to end its children before SIGKILL, so that
+		// nothing writes into directories the test is removing.
 		select {
 		case <-p.done:
 		default:
-			cmd.Process.Kill()
-			<-p.done
+			cmd.Process.Signal(syscall.SIGTERM)
+			select {
+			case <-p.done:
+			case <-time.After(10 * time.Second):
+				cmd.Process.Kill()
+				<-p.done
+			}
 		}
 		master.Close()
 		slave.Close()

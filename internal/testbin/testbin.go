@@ -19,11 +19,18 @@ var (
 	out  []byte
 )
 
+// EnvBinary names a prebuilt superclaude binary to use instead of building
+// one (make e2e builds it before it runs tests where no network is).
+const EnvBinary = "SUPERCLAUDE_TEST_BIN"
+
 // Superclaude returns the path of a freshly built superclaude binary. The
 // build happens once per test binary; the file is removed when the process
 // that built it exits (see Cleanup).
 func Superclaude(t testing.TB) string {
 	t.Helper()
+	if p := os.Getenv(EnvBinary); p != "" {
+		return p
+	}
 	once.Do(func() {
 		var dir string
 		dir, err = os.MkdirTemp("", "superclaude-bin-")
