@@ -1,0 +1,95 @@
+package claude
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/superclaude/superclaude/state"
+)
+
+// DehydratedFile is where /session dehydrate saves the working context.
+const DehydratedFile = "DEHYDRATED_CONTEXT.md"
+
+// UserPromptSubmit injects instructions before the user's prompt reaches
+// the model: the boot instructions of the session gate (S10: no session;
+// S11: the session is completed), and a reminder when the context has
+// overflowed and the agent has not dehydrated yet.
+func UserPromptSubmit(in HookInput, sess *state.Session, p Policy) Answer {
+	var st *state.State
+	if sess != nil {
+		st = sess.State
+	}
+	if p.SessionRequired {
+		switch {
+		case st == nil:
+			return Answer{Context: "superclaude: no session is active. Load your standards, then ask the user " +
+				"with AskUserQuestion which skill to use. Tools are blocked until a skill activates a session."}
+		case st.Lifecycle == state.Completed:
+			return Answer{Context: fmt.Sprintf("superclaude: the previous session %s (skill %s) is completed. Load your "+
+				"standards, then ask the user with AskUserQuestion whether to continue it or start another skill.",
+				sess.Name, orNone(st.Skill))}
+		}
+	}
+	if st != nil && st.Overflowed && st.Lifecycle != state.Dehydrating && st.Lifecycle != state.Restarting && !st.KillRequested {
+		return Answer{Context: fmt.Sprintf("superclaude: the context window overflowed. Before anything else run %s "+
+			"dehydrate restart; tools are blocked until then.", SessionCommand)}
+	}
+	return Answer{}
+}
+
+// PreCompact stops automatic compaction (exit 2: no request is sent) and
+// treats it as an overflow: a second guard that costs no API call, for when
+// the status line lagged behind. Manual /compact passes. It reports
+// whether the session must be marked overflowed.
+func PreCompact(in HookInput, sess *state.State) (Answer, bool) {
+	if in.Trigger != "auto" {
+		return Answer{}, false
+	}
+	reason := fmt.Sprintf("superclaude: automatic compaction is off under superclaude; the context overflowed. "+
+		"Run %s dehydrate restart to continue in a fresh context.", SessionCommand)
+	return Answer{Block: true, Reason: reason}, sess != nil && !sess.Overflowed
+}
+
+// SessionStart tells the model where it stands, by how this conversation
+// started (seed 004): a fresh start after an overflow restart points to the
+// dehydrated context; a resume, a /clear and a compaction each get a
+// continuation note with the session's phase (seed 001's checkpoint
+// summary).
+func SessionStart(in HookInput, sess *state.Session) Answer {
+	if sess == nil {
+		return Answer{}
+	}
+	st := sess.State
+	where := fmt.Sprintf("session %s (%s)", sess.Name, sess.Dir)
+	var notes []string
+	switch in.Source {
+	case "startup":
+		dehydrated := filepath.Join(sess.Dir, DehydratedFile)
+		if _, err := os.Stat(dehydrated); err == nil && (st.Lifecycle == state.Restarting || st.Overflowed) {
+			notes = append(notes, fmt.Sprintf("superclaude: this is a fresh context after an overflow restart of %s. "+
+				"Your previous context is saved in %s; %s continue restores it.", where, dehydrated, SessionCommand))
+		} else {
+			notes = append(notes, "superclaude: this conversation runs in "+where+".")
+		}
+	case "resume":
+		notes = append(notes, "superclaude: resumed the conversation of "+where+".")
+	case "clear":
+		notes = append(notes, "superclaude: the conversation was cleared; "+where+" continues.")
+	case "compact":
+		notes = append(notes, "superclaude: context compacted. Continue your previous task in "+where+".")
+	default:
+		return Answer{}
+	}
+	if st.CurrentPhase != "" {
+		notes = append(notes, "Current phase: "+st.CurrentPhase+".")
+	}
+	if st.Skill != "" {
+		notes = append(notes, "Skill: "+st.Skill+".")
+	}
+	if st.TargetFile != "" {
+		notes = append(notes, "Log file: "+st.TargetFile+".")
+	}
+	return Answer{Context: strings.Join(notes, " ")}
+}

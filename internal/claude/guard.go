@@ -1,0 +1,233 @@
+package claude
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+	"strings"
+
+	"github.com/superclaude/superclaude/state"
+)
+
+// DefaultThreshold is the context usage at which tools are blocked until the
+// agent dehydrates: 76 % (seed 000 §4, S4). Claude Code feeds the guard one
+// reply late (CLAUDE-CODE-FACTS.md), so the threshold keeps headroom below
+// the ~90 % at which auto-compaction starts; the PreCompact guard is the
+// backstop.
+const DefaultThreshold = 0.76
+
+// SessionCommand is how the agent invokes the /session command superclaude
+// ships: as a plugin command, it is namespaced by the plugin's name.
+const SessionCommand = state.SessionCommand
+
+// Policy holds the guards' settings.
+type Policy struct {
+	// Threshold is the overflow threshold (0 → DefaultThreshold).
+	Threshold float64
+	// SessionRequired turns on the session gate (SESSION_REQUIRED=1).
+	SessionRequired bool
+	// Self is the file name superclaude runs as, when it is not
+	// "superclaude" (installed as `sc`, say): its +session and +log
+	// commands are bookkeeping too.
+	Self string
+}
+
+func (p Policy) threshold() float64 {
+	if p.Threshold <= 0 {
+		return DefaultThreshold
+	}
+	return p.Threshold
+}
+
+// Change is a state write a hook's decision needs.
+type Change struct {
+	Overflowed     bool   // set overflowed=true
+	Dehydrating    bool   // set lifecycle=dehydrating
+	CountKey       string // add one to toolCallsByTranscript[CountKey]
+	ResetKey       string // set toolCallsByTranscript[ResetKey]=0
+	TouchHeartbeat bool
+}
+
+// Empty reports whether c writes nothing.
+func (c Change) Empty() bool { return c == Change{} }
+
+// Apply writes c to st.
+func (c Change) Apply(st *state.State) {
+	if c.Overflowed {
+		st.Overflowed = true
+	}
+	if c.Dehydrating {
+		st.Lifecycle = state.Dehydrating
+	}
+	if c.CountKey != "" || c.ResetKey != "" {
+		if st.ToolCallsByTranscript == nil {
+			st.ToolCallsByTranscript = map[string]int{}
+		}
+		if c.CountKey != "" {
+			st.ToolCallsByTranscript[c.CountKey]++
+		}
+		if c.ResetKey != "" {
+			st.ToolCallsByTranscript[c.ResetKey] = 0
+		}
+	}
+}
+
+// Session-bookkeeping commands that pass every guard: superclaude's own and
+// the seeds' scripts they replace.
+var (
+	sessionCommands = []string{"superclaude +session", "session.sh", "tag.sh", "glob.sh"}
+	logCommands     = []string{"superclaude +log", "log.sh"}
+)
+
+// commands lists the bookkeeping commands, with superclaude's own under the
+// name it runs as.
+func (p Policy) commands() (session, log []string) {
+	session, log = sessionCommands, logCommands
+	if p.Self != "" && p.Self != "superclaude" {
+		session = append([]string{p.Self + " +session"}, session...)
+		log = append([]string{p.Self + " +log"}, log...)
+	}
+	return session, log
+}
+
+// PreToolUse is the guard before every tool call: the session gate, the
+// overflow guard, then the logging heartbeat (seed 000 §6). sess is the
+// session found for the caller, nil when there is none. It returns the
+// answer and the state change to make; the caller makes it under the
+// session's lock and asks again there, so that two concurrent tool calls
+// count twice.
+func PreToolUse(in HookInput, sess *state.State, p Policy) (Answer, Change) {
+	tool := in.Tool()
+	isBash := tool.Name == "Bash"
+	sessionCmds, logCmds := p.commands()
+	bookkeeping := isBash && (hasCommand(tool.Command, sessionCmds...) || hasCommand(tool.Command, logCmds...))
+
+	// The session gate (S10, S11).
+	if p.SessionRequired && (sess == nil || sess.Lifecycle == state.Completed) && !gateWhitelisted(tool, sessionCmds, logCmds) {
+		return Answer{Deny: true, Reason: gateMessage(sess)}, Change{}
+	}
+	if sess == nil {
+		return Answer{}, Change{}
+	}
+
+	// The overflow guard. While dehydrating, or once the kill is
+	// requested, everything passes (R4): the dehydration must finish. A
+	// session that is restarting runs a fresh agent whose context is new;
+	// its overflowed flag only waits for /session continue's activate.
+	if sess.Lifecycle != state.Dehydrating && sess.Lifecycle != state.Restarting && !sess.KillRequested && !bookkeeping {
+		if isDehydrate(tool) {
+			return Answer{}, Change{Dehydrating: true}
+		}
+		if sess.Overflowed || sess.ContextUsage >= p.threshold() {
+			return Answer{Deny: true, Reason: overflowMessage(sess.ContextUsage, p.threshold())},
+				Change{Overflowed: !sess.Overflowed}
+		}
+	}
+
+	// The logging heartbeat: only in a skill's session, not while it
+	// loads (invariant 13).
+	if sess.Skill == "" || (sess.Loading != nil && *sess.Loading) {
+		return Answer{}, Change{}
+	}
+	key := in.TranscriptKey()
+	if isBash && hasCommand(tool.Command, logCmds...) {
+		return Answer{}, Change{ResetKey: key}
+	}
+	if bookkeeping || isLogTemplateRead(tool) {
+		return Answer{}, Change{}
+	}
+	n := sess.ToolCallsByTranscript[key] + 1
+	warn, block := sess.ToolUseWithoutLogsWarnAfter, sess.ToolUseWithoutLogsBlockAfter
+	if warn <= 0 {
+		warn = state.DefaultWarnAfter
+	}
+	if block <= 0 {
+		block = state.DefaultBlockAfter
+	}
+	switch {
+	case n >= block:
+		return Answer{Deny: true, Reason: heartbeatMessage(sess, n, true)}, Change{CountKey: key}
+	case n >= warn:
+		return Answer{Context: heartbeatMessage(sess, n, false)}, Change{CountKey: key}
+	}
+	return Answer{}, Change{CountKey: key}
+}
+
+// isDehydrate reports whether the tool call starts /session dehydrate:
+// the Skill tool (or the slash-command tool) naming the session command
+// with a dehydrate argument.
+func isDehydrate(t ToolCall) bool {
+	name := strings.TrimPrefix(t.Skill, "/")
+	if (t.Name == "Skill" || t.Name == "SlashCommand") && (name == "session" || name == "superclaude:session") {
+		return strings.HasPrefix(strings.TrimSpace(t.Args), "dehydrate")
+	}
+	if t.Name == "SlashCommand" {
+		c := strings.TrimSpace(t.Command)
+		return strings.HasPrefix(c, "/session dehydrate") || strings.HasPrefix(c, SessionCommand+" dehydrate")
+	}
+	return false
+}
+
+func isLogTemplateRead(t ToolCall) bool {
+	if t.Name != "Read" {
+		return false
+	}
+	base := filepath.Base(t.FilePath)
+	return strings.HasPrefix(base, "TEMPLATE_") && strings.HasSuffix(base, "_LOG.md")
+}
+
+// gateWhitelisted: what the agent may do before it has a session (seed
+// 000 §6): read its standards, run session bookkeeping, ask the user, and
+// invoke a skill.
+func gateWhitelisted(t ToolCall, sessionCmds, logCmds []string) bool {
+	switch t.Name {
+	case "AskUserQuestion", "Skill", "SlashCommand":
+		return true
+	case "Bash":
+		return hasCommand(t.Command, sessionCmds...) || hasCommand(t.Command, logCmds...)
+	case "Read":
+		p := filepath.ToSlash(t.FilePath)
+		base := filepath.Base(p)
+		return strings.Contains(p, "/.claude/") || strings.HasPrefix(p, ".claude/") ||
+			strings.HasPrefix(p, "~/.claude/") || base == "CLAUDE.md" || base == "MEMORY.md"
+	}
+	return false
+}
+
+func gateMessage(sess *state.State) string {
+	if sess != nil && sess.Lifecycle == state.Completed {
+		return fmt.Sprintf("SESSION REQUIRED: the previous session (skill %s) is completed. "+
+			"Ask the user with AskUserQuestion whether to continue it or start another skill; "+
+			"tools other than reading standards, session commands and skills are blocked until a session is active.", orNone(sess.Skill))
+	}
+	return "SESSION REQUIRED: no session is active. Load your standards, then ask the user with " +
+		"AskUserQuestion which skill to use; tools other than reading standards, session commands " +
+		"and skills are blocked until a skill activates a session."
+}
+
+func overflowMessage(usage, threshold float64) string {
+	return fmt.Sprintf("CONTEXT OVERFLOW: the context window is %d%% full (limit %d%%). Run %s dehydrate restart now: "+
+		"it saves your working context to DEHYDRATED_CONTEXT.md and restarts you with a fresh context that "+
+		"continues where you are. Every other tool is blocked until then.",
+		int(math.Round(usage*100)), int(math.Round(threshold*100)), SessionCommand)
+}
+
+func heartbeatMessage(sess *state.State, n int, blocked bool) string {
+	logFile := sess.TargetFile
+	if logFile == "" {
+		logFile = strings.ToUpper(sess.Skill) + "_LOG.md"
+	}
+	if blocked {
+		return fmt.Sprintf("LOGGING HEARTBEAT VIOLATION: %d tool calls without a log entry. Append one to %s now "+
+			"(follow its TEMPLATE_*_LOG.md): superclaude +log <<'EOF' … EOF. Other tools are blocked until you do.", n, logFile)
+	}
+	return fmt.Sprintf("Logging heartbeat: %d tool calls since your last log entry. Log your progress to %s soon: "+
+		"superclaude +log <<'EOF' … EOF", n, logFile)
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}

@@ -1,0 +1,124 @@
+package claude
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+)
+
+// HookInput is the part of a hook's stdin JSON superclaude uses.
+type HookInput struct {
+	SessionID      string          `json:"session_id"`
+	TranscriptPath string          `json:"transcript_path"`
+	Cwd            string          `json:"cwd"`
+	HookEventName  string          `json:"hook_event_name"`
+	ToolName       string          `json:"tool_name"`
+	ToolInput      json.RawMessage `json:"tool_input"`
+	// Source is SessionStart's: startup, resume, clear or compact.
+	Source string `json:"source"`
+	// Prompt is UserPromptSubmit's.
+	Prompt string `json:"prompt"`
+	// Trigger is PreCompact's: manual or auto.
+	Trigger string `json:"trigger"`
+}
+
+// ParseHookInput reads a hook payload.
+func ParseHookInput(data []byte) (HookInput, error) {
+	var in HookInput
+	err := json.Unmarshal(data, &in)
+	return in, err
+}
+
+// ToolCall is what a tool call is about, from tool_input.
+type ToolCall struct {
+	Name     string
+	Command  string // Bash
+	FilePath string // Read, Write, Edit
+	Skill    string // Skill
+	Args     string // Skill
+}
+
+// Tool reads the tool call of a PreToolUse payload.
+func (in HookInput) Tool() ToolCall {
+	var ti struct {
+		Command  string `json:"command"`
+		FilePath string `json:"file_path"`
+		Skill    string `json:"skill"`
+		Args     string `json:"args"`
+		// SlashCommand's
+		SlashCommand string `json:"command_name"`
+	}
+	json.Unmarshal(in.ToolInput, &ti)
+	return ToolCall{Name: in.ToolName, Command: ti.Command, FilePath: ti.FilePath, Skill: ti.Skill, Args: ti.Args}
+}
+
+// TranscriptKey is the heartbeat counter's key: the transcript's file
+// name, which tells the main agent from each subagent (seed 000 §6).
+func (in HookInput) TranscriptKey() string {
+	if in.TranscriptPath == "" {
+		return "unknown"
+	}
+	return filepath.Base(in.TranscriptPath)
+}
+
+// Answer is what a hook answers Claude Code, in its protocol.
+type Answer struct {
+	// Deny blocks a tool call (PreToolUse) with Reason, which the model
+	// reads.
+	Deny   bool
+	Reason string
+	// Block ends with exit 2 and Reason on stderr: for PreCompact, the
+	// only way to stop an automatic compaction.
+	Block bool
+	// Context is added to what the model sees (UserPromptSubmit,
+	// SessionStart, and a warning on an allowed PreToolUse).
+	Context string
+}
+
+// Write answers event on stdout or stderr and returns the exit code: a
+// denial is exit 0 with permissionDecision "deny" (exit 1 would not
+// block); a block is exit 2 with the reason on stderr.
+func (a Answer) Write(event string, stdout, stderr io.Writer) int {
+	if a.Block {
+		fmt.Fprintln(stderr, a.Reason)
+		return 2
+	}
+	out := map[string]any{"hookEventName": event}
+	switch {
+	case a.Deny:
+		out["permissionDecision"] = "deny"
+		out["permissionDecisionReason"] = a.Reason
+	case a.Context != "":
+		out["additionalContext"] = a.Context
+	default:
+		return 0
+	}
+	b, _ := json.Marshal(map[string]any{"hookSpecificOutput": out})
+	stdout.Write(append(b, '\n'))
+	return 0
+}
+
+// hasCommand reports whether a shell command line runs one of the given
+// programs or superclaude subcommands, as a word, not as part of another.
+func hasCommand(cmdline string, words ...string) bool {
+	fields := strings.FieldsFunc(cmdline, func(r rune) bool {
+		return r == ' ' || r == '\t' || r == '\n' || r == ';' || r == '&' || r == '|' || r == '(' || r == ')' || r == '"' || r == '\''
+	})
+	for i, f := range fields {
+		base := filepath.Base(f)
+		for _, w := range words {
+			if prog, sub, ok := strings.Cut(w, " "); ok {
+				if base == prog && i+1 < len(fields) && fields[i+1] == sub {
+					return true
+				}
+				continue
+			}
+			if base == w {
+				return true
+			}
+		}
+	}
+	return false
+}

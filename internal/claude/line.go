@@ -1,0 +1,106 @@
+package claude
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+	"strings"
+)
+
+// LineInfo is what the status line shows.
+type LineInfo struct {
+	Session   string
+	Skill     string
+	Phase     string
+	Lifecycle string
+	// Overflowed and KillRequested are shown as a warning.
+	Overflowed    bool
+	KillRequested bool
+	Model         string
+	CostUSD       float64
+	// Usage is the context used, 0.0–1.0; HasUsage is false before the
+	// first reply.
+	Usage    float64
+	HasUsage bool
+	// Threshold is the overflow threshold, for the colour.
+	Threshold float64
+	// Problem, when set, replaces the session part ("no session",
+	// "bad status-line input").
+	Problem string
+	// Target is the file the session points at.
+	Target string
+}
+
+// ANSI colours.
+const (
+	green  = "\x1b[32m"
+	yellow = "\x1b[33m"
+	red    = "\x1b[31m"
+	dim    = "\x1b[2m"
+	reset  = "\x1b[0m"
+)
+
+// Render returns the one status line: session · skill/phase · model · $cost
+// · context %, the context coloured green, yellow from 80 % of the
+// threshold, red at it. color=false (NO_COLOR) leaves the escapes out.
+func Render(in LineInfo, color bool) string {
+	paint := func(c, s string) string {
+		if !color || s == "" {
+			return s
+		}
+		return c + s + reset
+	}
+	var parts []string
+	switch {
+	case in.Problem != "":
+		parts = append(parts, paint(dim, in.Problem))
+	case in.Session != "":
+		parts = append(parts, in.Session)
+	}
+	if in.Session != "" {
+		work := in.Skill
+		if in.Phase != "" {
+			if work != "" {
+				work += "/"
+			}
+			work += in.Phase
+		}
+		if work != "" {
+			parts = append(parts, work)
+		}
+	}
+	if in.Model != "" {
+		parts = append(parts, in.Model)
+	}
+	parts = append(parts, fmt.Sprintf("$%.2f", in.CostUSD))
+	ctx := "ctx –"
+	if in.HasUsage {
+		pct := int(math.Round(in.Usage * 100))
+		ctx = fmt.Sprintf("ctx %d%%", pct)
+		th := in.Threshold
+		if th <= 0 {
+			th = DefaultThreshold
+		}
+		switch {
+		case in.Usage >= th:
+			ctx = paint(red, ctx)
+		case in.Usage >= th*0.8:
+			ctx = paint(yellow, ctx)
+		default:
+			ctx = paint(green, ctx)
+		}
+	}
+	parts = append(parts, ctx)
+	switch {
+	case in.KillRequested:
+		parts = append(parts, paint(red, "restarting"))
+	case in.Lifecycle == "dehydrating":
+		parts = append(parts, paint(yellow, "dehydrating"))
+	case in.Overflowed:
+		parts = append(parts, paint(red, "OVERFLOW: /session dehydrate restart"))
+	}
+	if in.Target != "" {
+		parts = append(parts, filepath.Base(in.Target))
+	}
+	return strings.Join(parts, " · ")
+}

@@ -1,0 +1,217 @@
+package claude
+
+import (
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+//go:embed all:plugin
+var pluginFS embed.FS
+
+// HookEvents are the hook events superclaude answers, with the name of its
+// `superclaude +hook` subcommand.
+var HookEvents = map[string]string{
+	"PreToolUse":       "pre-tool-use",
+	"UserPromptSubmit": "user-prompt-submit",
+	"PreCompact":       "pre-compact",
+	"SessionStart":     "session-start",
+}
+
+// Launch is what superclaude added to claude's command line.
+type Launch struct {
+	// Args is claude's command line with superclaude's --settings and
+	// --plugin-dir in front and the user's own --settings merged in.
+	Args []string
+	// SettingsFile and PluginDir are the files superclaude wrote.
+	SettingsFile, PluginDir string
+	// UserStatusLine is the user's own status-line command, which
+	// `superclaude +statusline` runs beside its own.
+	UserStatusLine string
+}
+
+// Prepare writes, under dir (created 0700), the settings file that points
+// claude's status line and hooks at exe, and the plugin that ships the
+// /superclaude:session command; it returns claude's new command line.
+//
+// The user's own settings are never edited. A --settings of the user's is
+// merged into superclaude's (claude honours only the last --settings; two
+// are not merged), keeping its hooks beside superclaude's and every other
+// key. The user's own status line — from that --settings, else from the
+// local, project or user settings files — is returned for
+// `superclaude +statusline` to run, because claude shows only one.
+func Prepare(dir, exe string, args []string, cwd, configDir string) (Launch, error) {
+	rest, userValue, hasUser := cutSettings(args)
+	base := map[string]any{}
+	if hasUser {
+		v, err := loadSettings(userValue, cwd)
+		if err != nil {
+			return Launch{}, fmt.Errorf("your --settings %s: %w", userValue, err)
+		}
+		base = v
+	}
+	l := Launch{UserStatusLine: statusLineCommand(base)}
+	if l.UserStatusLine == "" {
+		l.UserStatusLine = userStatusLine(cwd, configDir)
+	}
+
+	self := shellQuote(exe)
+	base["statusLine"] = map[string]any{"type": "command", "command": self + " +statusline", "padding": 0}
+	hooks, _ := base["hooks"].(map[string]any)
+	if hooks == nil {
+		hooks = map[string]any{}
+	}
+	for event, sub := range HookEvents {
+		entry := map[string]any{"hooks": []any{map[string]any{"type": "command", "command": self + " +hook " + sub}}}
+		if event == "PreToolUse" {
+			entry["matcher"] = "*"
+		}
+		list, _ := hooks[event].([]any)
+		hooks[event] = append(list, entry)
+	}
+	base["hooks"] = hooks
+
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return Launch{}, err
+	}
+	l.SettingsFile = filepath.Join(dir, "settings.json")
+	b, err := json.MarshalIndent(base, "", "  ")
+	if err != nil {
+		return Launch{}, err
+	}
+	if err := os.WriteFile(l.SettingsFile, b, 0o600); err != nil {
+		return Launch{}, err
+	}
+	l.PluginDir = filepath.Join(dir, "plugin")
+	if err := writePlugin(l.PluginDir, exe); err != nil {
+		return Launch{}, err
+	}
+	l.Args = append([]string{"--settings", l.SettingsFile, "--plugin-dir", l.PluginDir}, rest...)
+	return l, nil
+}
+
+// cutSettings removes every --settings from args and returns the last
+// value, the one claude would have used.
+func cutSettings(args []string) (rest []string, value string, found bool) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			rest = append(rest, args[i:]...)
+			break
+		}
+		if v, ok := strings.CutPrefix(a, "--settings="); ok {
+			value, found = v, true
+			continue
+		}
+		if a == "--settings" && i+1 < len(args) {
+			value, found = args[i+1], true
+			i++
+			continue
+		}
+		rest = append(rest, a)
+	}
+	return rest, value, found
+}
+
+// loadSettings reads a --settings value as claude does: inline JSON when it
+// parses, else a file path relative to cwd.
+func loadSettings(value, cwd string) (map[string]any, error) {
+	var v map[string]any
+	if json.Unmarshal([]byte(value), &v) == nil && v != nil {
+		return v, nil
+	}
+	path := value
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(cwd, path)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal(b, &v); err != nil || v == nil {
+		return nil, fmt.Errorf("not a JSON object: %v", err)
+	}
+	return v, nil
+}
+
+func statusLineCommand(settings map[string]any) string {
+	sl, _ := settings["statusLine"].(map[string]any)
+	cmd, _ := sl["command"].(string)
+	return cmd
+}
+
+// userStatusLine finds the status line claude would have used without
+// superclaude: local project settings, then project, then user settings.
+func userStatusLine(cwd, configDir string) string {
+	for _, p := range []string{
+		filepath.Join(cwd, ".claude", "settings.local.json"),
+		filepath.Join(cwd, ".claude", "settings.json"),
+		filepath.Join(configDir, "settings.json"),
+	} {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		var v map[string]any
+		if json.Unmarshal(b, &v) == nil {
+			if c := statusLineCommand(v); c != "" {
+				return c
+			}
+		}
+	}
+	return ""
+}
+
+// ConfigDir is claude's configuration directory: $CLAUDE_CONFIG_DIR, else
+// ~/.claude.
+func ConfigDir() string {
+	if d := os.Getenv("CLAUDE_CONFIG_DIR"); d != "" {
+		return d
+	}
+	home, _ := os.UserHomeDir()
+	return filepath.Join(home, ".claude")
+}
+
+// writePlugin extracts the embedded plugin into dir, with the path of the
+// superclaude binary written into the command text.
+func writePlugin(dir, exe string) error {
+	return fs.WalkDir(pluginFS, "plugin", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		target := filepath.Join(dir, strings.TrimPrefix(path, "plugin"))
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o700)
+		}
+		b, err := pluginFS.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		text := strings.NewReplacer("{{SUPERCLAUDE}}", shellQuote(exe), "{{SESSION_COMMAND}}", SessionCommand).Replace(string(b))
+		return os.WriteFile(target, []byte(text), 0o600)
+	})
+}
+
+// PluginText returns an embedded plugin file, for tests and docs.
+func PluginText(name string) (string, error) {
+	b, err := pluginFS.ReadFile("plugin/" + name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("no plugin file %s", name)
+	}
+	return string(b), err
+}
+
+// shellQuote quotes s for /bin/sh, which claude runs hook commands with.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+:@%", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

@@ -1,0 +1,77 @@
+package claude
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/superclaude/superclaude/state"
+)
+
+// StatusLine is the part of Claude Code's status-line JSON superclaude uses.
+// Every field is optional: a payload missing any of them still renders.
+type StatusLine struct {
+	SessionID      string `json:"session_id"`
+	TranscriptPath string `json:"transcript_path"`
+	Cwd            string `json:"cwd"`
+	Model          struct {
+		ID          string `json:"id"`
+		DisplayName string `json:"display_name"`
+	} `json:"model"`
+	Workspace struct {
+		CurrentDir string `json:"current_dir"`
+		ProjectDir string `json:"project_dir"`
+	} `json:"workspace"`
+	Version string `json:"version"`
+	Cost    struct {
+		TotalCostUSD float64 `json:"total_cost_usd"`
+	} `json:"cost"`
+	ContextWindow struct {
+		ContextWindowSize int `json:"context_window_size"`
+		// UsedPercentage is null at startup, before the first reply.
+		UsedPercentage      *float64 `json:"used_percentage"`
+		RemainingPercentage *float64 `json:"remaining_percentage"`
+	} `json:"context_window"`
+	SessionName string `json:"session_name"`
+}
+
+// ParseStatusLine reads a status-line payload. Malformed input yields an
+// empty StatusLine and the error; the caller still prints a line.
+func ParseStatusLine(data []byte) (StatusLine, error) {
+	var s StatusLine
+	if err := json.Unmarshal(data, &s); err != nil {
+		return StatusLine{}, err
+	}
+	return s, nil
+}
+
+// Usage returns the context used as a fraction (0.0–1.0), and false when the
+// payload has none (startup, or a malformed payload).
+func (s StatusLine) Usage() (float64, bool) {
+	if s.ContextWindow.UsedPercentage == nil {
+		return 0, false
+	}
+	return *s.ContextWindow.UsedPercentage / 100, true
+}
+
+// Bind applies one status-line tick to the session's state (seed 000 §6,
+// statusline.sh): lastHeartbeat always; contextUsage when the tick has a
+// usage (null at startup leaves the stored value); sessionId unless a kill
+// was requested, the context overflowed or the session is dehydrating —
+// the guards of race R1, which stop a tick from resurrecting the id that
+// `session restart` deleted. A session that was resuming becomes active:
+// the first tick of the resumed conversation proves it is running. It
+// reports whether anything but the heartbeat changed.
+func Bind(st *state.State, tick StatusLine, now time.Time) bool {
+	before := st.Clone()
+	st.LastHeartbeat = now
+	if u, ok := tick.Usage(); ok {
+		st.ContextUsage = u
+	}
+	if tick.SessionID != "" && !st.KillRequested && !st.Overflowed && st.Lifecycle != state.Dehydrating {
+		st.SessionID = tick.SessionID
+		if st.Lifecycle == state.Resuming {
+			st.Lifecycle = state.Active
+		}
+	}
+	return st.SessionID != before.SessionID || st.ContextUsage != before.ContextUsage || st.Lifecycle != before.Lifecycle
+}
