@@ -5,7 +5,7 @@ PREFIX  ?= $(HOME)/.local
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 
-.PHONY: build install test vet fuzz bench ci clean
+.PHONY: build install test vet fuzz bench e2e ci clean
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/superclaude
@@ -34,7 +34,24 @@ fuzz:
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem ./...
 
-ci: vet test fuzz
+# The end-to-end test: the real Claude Code CLI, installed with npm into
+# .e2e/, under superclaude on a pty against a fake Messages API on
+# 127.0.0.1 (see e2e/). Tools and the test binary are built first, so the
+# test itself can run with no network but loopback (e2e/loopback.sh).
+CLAUDE_VERSION ?= 2.1.330
+E2E            := .e2e
+e2e:
+	npm install --prefix $(E2E)/npm --no-audit --no-fund --ignore-scripts @anthropic-ai/claude-code@$(CLAUDE_VERSION)
+	# The package's postinstall only copies the platform's native binary
+	# over a stub; npm may skip scripts, so run it ourselves.
+	cd $(E2E)/npm && node node_modules/@anthropic-ai/claude-code/install.cjs
+	$(GO) build -o $(E2E)/bin/superclaude ./cmd/superclaude
+	$(GO) test -c -o $(E2E)/e2e.test ./e2e
+	SUPERCLAUDE_TEST_BIN=$(CURDIR)/$(E2E)/bin/superclaude \
+	SUPERCLAUDE_E2E_CLAUDE=$(CURDIR)/$(E2E)/npm/node_modules/.bin/claude \
+	e2e/loopback.sh $(E2E)/e2e.test -test.v -test.count=1 -test.timeout=10m
+
+ci: vet test fuzz e2e
 
 clean:
-	rm -rf bin
+	rm -rf bin $(E2E)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -13,7 +14,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/superclaude/superclaude/child"
+	"github.com/superclaude/superclaude/internal/claude"
 	"github.com/superclaude/superclaude/internal/config"
+	"github.com/superclaude/superclaude/internal/control"
 	"github.com/superclaude/superclaude/internal/guard"
 	"github.com/superclaude/superclaude/state"
 	"github.com/superclaude/superclaude/supervise"
@@ -157,6 +160,10 @@ func supervised(o runOptions, args []string) (code int) {
 		}
 		cfg.Pane = pane
 	}
+	if !profile.Scan(args).OneShot {
+		cleanup := injectClaude(&cfg, log)
+		defer cleanup()
+	}
 	res := supervise.Run(context.Background(), cfg)
 	term.Restore()
 	if res.Message != "" {
@@ -169,6 +176,36 @@ func supervised(o runOptions, args []string) (code int) {
 			"See: superclaude +help")
 	}
 	return res.ExitCode
+}
+
+// injectClaude points claude's status line and hooks at this binary and
+// ships the /superclaude:session command, through a --settings file and a
+// plugin directory written for this run (see claude.Prepare), and installs
+// the status-line binder. It returns the cleanup of those files.
+func injectClaude(cfg *supervise.Config, log *slog.Logger) func() {
+	exe, err := os.Executable()
+	if err == nil {
+		exe, err = filepath.EvalSymlinks(exe)
+	}
+	rt, rerr := control.RuntimeDir()
+	if err != nil || rerr != nil {
+		log.Warn("not injecting settings", "err", errors.Join(err, rerr))
+		return func() {}
+	}
+	dir := filepath.Join(rt, strconv.Itoa(os.Getpid())+".launch")
+	cwd, _ := os.Getwd()
+	l, err := claude.Prepare(dir, exe, cfg.Args, cwd, claude.ConfigDir())
+	if err != nil {
+		// The terminal is not the agent's yet: say it now.
+		fmt.Fprintf(os.Stderr, "superclaude: %v; starting claude without superclaude's status line and hooks\n", err)
+		log.Warn("not injecting settings", "err", err)
+		return func() { os.RemoveAll(dir) }
+	}
+	cfg.Args = l.Args
+	cfg.Env = append(os.Environ(), envUserStatusLine+"="+l.UserStatusLine)
+	binder := newStatusLineBinder()
+	cfg.Handlers = map[string]supervise.Handler{control.OpStatusLine: binder.handle}
+	return func() { os.RemoveAll(dir) }
 }
 
 // openLog opens the supervisor's log file under the state directory. Logs

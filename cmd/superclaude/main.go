@@ -67,7 +67,7 @@ claude subcommand, option or prompt:
 		SilenceErrors:     true,
 		CompletionOptions: cobra.CompletionOptions{DisableDefaultCmd: true},
 	}
-	root.AddCommand(sessionCommand(), runCommand(), versionCommand())
+	root.AddCommand(sessionCommand(), runCommand(), statusLineCommand(), hookCommand(), logCommand(), versionCommand())
 	help := &cobra.Command{
 		Use:   "+help [command]",
 		Short: "help about any command",

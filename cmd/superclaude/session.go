@@ -19,11 +19,21 @@ import (
 // openStore opens the sessions directory, reporting skipped corrupt files
 // on stderr. actor names the command in the event log.
 func openStore(actor string) (*state.Store, error) {
+	return openStoreWith(state.Open, actor)
+}
+
+// openExistingStore is openStore for commands claude runs in any project
+// (status line, hooks, +log): they never create a sessions directory.
+func openExistingStore(actor string) (*state.Store, error) {
+	return openStoreWith(state.OpenExisting, actor)
+}
+
+func openStoreWith(open func(string) (*state.Store, error), actor string) (*state.Store, error) {
 	dir, err := config.SessionsDir()
 	if err != nil {
 		return nil, err
 	}
-	s, err := state.Open(dir)
+	s, err := open(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -102,9 +112,9 @@ named by $CLAUDE_SUPERVISOR_PID, unless --session names one.`,
 	}
 
 	activate := &cobra.Command{
-		Use:   "activate <dir> <skill>",
-		Short: "create or take over a session for a skill, owned by this supervisor and pane",
-		Args:  cobra.ExactArgs(2),
+		Use:   "activate <dir> [skill]",
+		Short: "create or take over a session for a skill (default: the session's own), owned by this supervisor and pane",
+		Args:  cobra.RangeArgs(1, 2),
 		RunE: func(c *cobra.Command, args []string) error {
 			s, err := openStore("session activate")
 			if err != nil {
@@ -118,16 +128,22 @@ named by $CLAUDE_SUPERVISOR_PID, unless --session names one.`,
 			if err != nil {
 				return err
 			}
+			skill := ""
+			if len(args) == 2 {
+				skill = args[1]
+			} else if cur, err := s.Load(name); err == nil {
+				skill = cur.Skill
+			}
 			pane, err := config.PaneID(context.Background())
 			if err != nil {
 				fmt.Fprintln(os.Stderr, "superclaude:", err)
 			}
-			st, err := s.Activate(name, args[1], state.Caller{Owner: owner, Pane: pane})
+			st, err := s.Activate(name, skill, state.Caller{Owner: owner, Pane: pane})
 			var corrupt *state.Error
 			if errors.As(err, &corrupt) {
 				// The bad file is kept aside; activate starts fresh.
 				fmt.Fprintln(os.Stderr, "superclaude:", err)
-				st, err = s.Activate(name, args[1], state.Caller{Owner: owner, Pane: pane})
+				st, err = s.Activate(name, skill, state.Caller{Owner: owner, Pane: pane})
 			}
 			if err != nil {
 				return err

@@ -9,10 +9,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/superclaude/superclaude/internal/fakeagent"
 	"github.com/superclaude/superclaude/internal/testbin"
 )
 
 func TestMain(m *testing.M) {
+	if fakeagent.Enabled() {
+		fakeagent.Main()
+	}
 	code := m.Run()
 	testbin.Cleanup()
 	os.Exit(code)
