@@ -33,7 +33,7 @@ func (e Exit) String() string {
 	case e.Signal != 0:
 		return fmt.Sprintf("killed by %s", SignalName(e.Signal))
 	default:
-		return fmt.Sprintf("exit %d", e.Code)
+		return fmt.Sprintf("exited with %d", e.Code)
 	}
 }
 

@@ -42,7 +42,11 @@ func (s *Store) Activate(name, skill string, c Caller) (*State, error) {
 			prev = p
 		}
 	}
-	st, err := s.Update(name, "activate "+skill, func(st *State) error {
+	reason := "activate"
+	if skill != "" {
+		reason += " " + skill
+	}
+	st, err := s.Update(name, reason, func(st *State) error {
 		if st.Exists() && st.PID > 0 && st.PID != c.Owner.PID && OwnerAlive(st) {
 			return fmt.Errorf("%w: %s belongs to pid %d", ErrOwned, name, st.PID)
 		}

@@ -373,3 +373,29 @@ func TestTransitionsAreLogged(t *testing.T) {
 		t.Errorf("restart logged a sessionId change though none was bound: %+v", evs[1])
 	}
 }
+
+func TestLeaseKeepsAConversationToOneLiveSupervisor(t *testing.T) {
+	s := newStore(t)
+	me, _ := proc.Self()
+	other := startSleeper(t)
+	if _, ok, err := s.Lease("conv-1", other); !ok || err != nil {
+		t.Fatalf("first lease: %v %v", ok, err)
+	}
+	if holder, ok, _ := s.Lease("conv-1", me); ok || holder != other {
+		t.Fatalf("a second live supervisor got the lease (holder %+v)", holder)
+	}
+	if _, ok, _ := s.Lease("conv-1", other); !ok {
+		t.Fatal("the holder was refused its own lease")
+	}
+	if _, ok, _ := s.Lease("conv-2", me); !ok {
+		t.Fatal("another conversation was refused")
+	}
+	// A dead holder's lease is taken over.
+	dead := other
+	dead.Start++
+	s2 := newStore(t)
+	s2.Lease("conv-3", dead)
+	if _, ok, _ := s2.Lease("conv-3", me); !ok {
+		t.Fatal("a dead holder kept the lease")
+	}
+}

@@ -77,6 +77,9 @@ func (a *agentService) Serve(ctx context.Context) error {
 			s.wd.KillNow(context.Background(), watchdog.Request{Reason: "supervisor shutting down"})
 		}
 		exit := ag.Wait()
+		// A kill under way sweeps what the agent left; let it finish
+		// before the decision, so the next agent starts alone.
+		s.wd.WaitKills()
 		s.wd.Unwatch()
 		s.mu.Lock()
 		s.current = nil
@@ -92,7 +95,7 @@ func (a *agentService) Serve(ctx context.Context) error {
 		}
 		a.lastExit = e
 		name, st := s.resolveSession()
-		p := Decide(e, st, s.cfg.Policy)
+		p := s.leased(Decide(e, st, s.cfg.Policy))
 		s.log.Info("agent exited", "exit", exit.String(), "runtime", exit.Runtime().Round(time.Millisecond),
 			"killed-by-us", e.KilledByUs, "swept", swept.Found, "session", name, "decision", p.String())
 		s.event("agent-exit", p.Reason, map[string]any{

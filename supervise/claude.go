@@ -2,13 +2,16 @@ package supervise
 
 import "strings"
 
-// Claude is the profile of Claude Code.
+// Claude is the profile of Claude Code: `--resume <id>`; a first prompt is
+// the positional argument, put first so that no trailing option (a
+// variadic --add-dir, say) takes it as its value; context usage from its
+// status line.
 var Claude = Profile{
 	Name:         "claude",
 	Command:      "claude",
 	Scan:         ScanClaudeArgs,
-	ResumeArgs:   func(id string) []string { return []string{"--resume", id} },
-	PromptArgs:   func(prompt string) []string { return []string{prompt} },
+	Resume:       appendArgs("--resume"),
+	Prompt:       func(args []string, prompt string) []string { return append([]string{prompt}, args...) },
 	ContextUsage: ContextStatusLine,
 }
 

@@ -117,7 +117,7 @@ func Decide(e Exit, st *state.State, pol Policy) Plan {
 		return Plan{Action: Stop, ExitCode: e.Code, Reason: "superclaude was asked to stop; the agent " + e.Exit.String()}
 	}
 	if e.OneShot {
-		return Plan{Action: Stop, ExitCode: e.Code, Reason: "one-shot run ended: " + e.Exit.String()}
+		return Plan{Action: Stop, ExitCode: e.Code, Reason: "one-shot run: the agent " + e.Exit.String()}
 	}
 	if st != nil && st.KillRequested {
 		p := Plan{Action: Fresh, Prompt: st.RestartPrompt, Overflow: true, Reason: "overflow restart requested"}
@@ -134,10 +134,10 @@ func Decide(e Exit, st *state.State, pol Policy) Plan {
 			Reason: fmt.Sprintf("--resume failed (exit 1 after %s): starting fresh", e.Runtime().Round(time.Millisecond))}
 	}
 	if e.Signal == 0 && (e.Code == 0 || e.Code == codeSIGTERM || e.Code == codeSIGHUP) {
-		return Plan{Action: Stop, ExitCode: e.Code, Reason: "the agent exited: " + e.Exit.String()}
+		return Plan{Action: Stop, ExitCode: e.Code, Reason: "the user's own exit: the agent " + e.Exit.String()}
 	}
 	then := restart("", st)
-	return Plan{Action: Backoff, Then: &then, ExitCode: e.Code, Reason: "the agent crashed: " + e.Exit.String()}
+	return Plan{Action: Backoff, Then: &then, ExitCode: e.Code, Reason: "the agent crashed: it " + e.Exit.String()}
 }
 
 // restart resumes the session's conversation unless it overflowed or has

@@ -186,7 +186,7 @@ func TestApplyWritesTheSupervisorRowsOfTheWriterAudit(t *testing.T) {
 
 func TestPlanStringsSayWhy(t *testing.T) {
 	p := Decide(exited(1, time.Hour), session(nil), DefaultPolicy)
-	if !strings.Contains(p.String(), "resume conv-1") || !strings.Contains(p.Reason, "exit 1") {
+	if !strings.Contains(p.String(), "resume conv-1") || !strings.Contains(p.Reason, "exited with 1") {
 		t.Errorf("%q / %q", p, p.Reason)
 	}
 }

@@ -165,6 +165,26 @@ func cooked(t *testing.T, p *testbin.PTY) {
 	}
 }
 
+// userArgs strips what superclaude injects in front of claude's arguments
+// (--settings FILE --plugin-dir DIR) after checking it is there.
+func userArgs(t testing.TB, args []string) []string {
+	t.Helper()
+	var out []string
+	found := 0
+	for i := 0; i < len(args); i++ {
+		if (args[i] == "--settings" || args[i] == "--plugin-dir") && i+1 < len(args) {
+			found++
+			i++
+			continue
+		}
+		out = append(out, args[i])
+	}
+	if found != 2 {
+		t.Fatalf("no injected --settings/--plugin-dir in %q", args)
+	}
+	return out
+}
+
 func hasArg(args []string, a string) bool {
 	for _, x := range args {
 		if x == a {
@@ -193,7 +213,7 @@ func TestOverflowRestartRoundTrip(t *testing.T) {
 	p.Type("restart")
 
 	starts := h.waitStarts(2, timeout)
-	second := starts[1].Args
+	second := userArgs(t, starts[1].Args)
 	wantPrompt := state.ContinuePrompt(name, "", "")
 	if len(second) == 0 || second[0] != wantPrompt || hasArg(second, "--resume") {
 		t.Fatalf("restarted with %q, want the prompt %q and no --resume", second, wantPrompt)
@@ -261,7 +281,7 @@ func TestFleetResumeAfterTheSupervisorIsRestarted(t *testing.T) {
 
 			p2 := h.start()
 			p2.Expect(t, 0, "FAKE-AGENT READY", timeout)
-			args := h.waitStarts(2, timeout)[1].Args
+			args := userArgs(t, h.waitStarts(2, timeout)[1].Args)
 			sess := h.session(p2.Cmd.Process.Pid)
 			if tc.overflow {
 				if hasArg(args, "--resume") || sess.State.Lifecycle != state.Active || sess.State.SessionID != "" {
@@ -417,7 +437,7 @@ func TestSIGUSR1RestartsAndResumes(t *testing.T) {
 	p.Expect(t, at, "RAN +session update", timeout)
 	p.Cmd.Process.Signal(syscall.SIGUSR1)
 	starts := h.waitStarts(2, timeout)
-	if fmt.Sprint(starts[1].Args) != fmt.Sprint([]string{"--resume", "conv-7"}) {
+	if fmt.Sprint(userArgs(t, starts[1].Args)) != fmt.Sprint([]string{"--resume", "conv-7"}) {
 		t.Fatalf("restarted with %q", starts[1].Args)
 	}
 	p.Type("exit 0")

@@ -11,12 +11,12 @@ type Profile struct {
 	Command string
 	// Scan reads the user's arguments.
 	Scan func(args []string) Invocation
-	// ResumeArgs returns the arguments that resume conversation id, or nil
-	// when the CLI cannot resume (then every restart starts fresh).
-	ResumeArgs func(id string) []string
-	// PromptArgs returns the arguments that make prompt the first prompt of
-	// a fresh conversation.
-	PromptArgs func(prompt string) []string
+	// Resume returns args changed to resume conversation id, or nil when the
+	// CLI cannot resume (then every restart starts fresh).
+	Resume func(args []string, id string) []string
+	// Prompt returns args changed to give a fresh conversation prompt as its
+	// first prompt, or nil when the CLI cannot take one.
+	Prompt func(args []string, prompt string) []string
 	// ContextUsage says where the conversation's context usage comes from.
 	// ContextNone turns overflow restart off for the profile.
 	ContextUsage ContextSource
@@ -50,9 +50,8 @@ type Invocation struct {
 }
 
 // Args returns the agent's arguments for a start: the user's own for the
-// first start, the restart arguments after it, plus the plan's resume or
-// prompt. A prompt goes first, so that it is never taken as the value of a
-// trailing option.
+// first start, the restart arguments after it, changed by the plan's resume
+// or prompt.
 func (p Profile) Args(user []string, inv Invocation, plan Plan, first bool) []string {
 	base := user
 	if !first {
@@ -60,10 +59,13 @@ func (p Profile) Args(user []string, inv Invocation, plan Plan, first bool) []st
 	}
 	out := append([]string(nil), base...)
 	switch {
-	case plan.Action == Resume && p.ResumeArgs != nil:
-		out = append(out, p.ResumeArgs(plan.SessionID)...)
-	case plan.Action == Fresh && plan.Prompt != "" && p.PromptArgs != nil:
-		out = append(p.PromptArgs(plan.Prompt), out...)
+	case plan.Action == Resume && p.Resume != nil:
+		out = p.Resume(out, plan.SessionID)
+	case plan.Action == Fresh && plan.Prompt != "" && p.Prompt != nil:
+		out = p.Prompt(out, plan.Prompt)
 	}
 	return out
 }
+
+// CanResume reports whether the profile can resume a conversation.
+func (p Profile) CanResume() bool { return p.Resume != nil }

@@ -37,7 +37,7 @@ func (s *Supervisor) startPlan() Plan {
 			s.log.Warn("the pane's session belongs to a live supervisor; running without the pane", "session", found.Name, "owner", found.State.PID)
 			pane = ""
 		case err == nil:
-			plan := StartPlan(found.State, false)
+			plan := s.leased(StartPlan(found.State, false))
 			if s.inv.ChoseConversation {
 				plan = Plan{Action: Fresh, Reason: "the user chose the conversation"}
 			}
@@ -75,6 +75,31 @@ func (s *Supervisor) startPlan() Plan {
 	})
 	s.setSession(name)
 	return fresh
+}
+
+// leased returns p if it does not resume, or if this supervisor gets the
+// conversation's lease; otherwise a fresh start: another live supervisor
+// runs that conversation, and two must never run one (issue: a lease on the
+// session id).
+func (s *Supervisor) leased(p Plan) Plan {
+	target := &p
+	if p.Action == Backoff && p.Then != nil {
+		then := *p.Then
+		target = &then
+		p.Then = target
+	}
+	if target.Action != Resume || s.cfg.Store == nil {
+		return p
+	}
+	holder, ok, err := s.cfg.Store.Lease(target.SessionID, s.self)
+	if err != nil {
+		s.log.Warn("conversation lease", "id", target.SessionID, "err", err)
+		return p
+	}
+	if !ok {
+		*target = Plan{Action: Fresh, Reason: fmt.Sprintf("conversation %s is already running under supervisor pid %d", target.SessionID, holder.PID)}
+	}
+	return p
 }
 
 // autoName picks the name of the supervisor's own session: the date and the

@@ -140,9 +140,10 @@ func newSupervisor(cfg Config) (*Supervisor, error) {
 		return nil, err
 	}
 	s := &Supervisor{cfg: cfg, self: self, log: cfg.Log}
-	s.inv = cfg.Profile.Scan(cfg.Args)
-	if cfg.Profile.Scan == nil {
-		s.inv = Invocation{Restart: cfg.Args}
+	if cfg.Profile.Scan != nil {
+		s.inv = cfg.Profile.Scan(cfg.Args)
+	} else {
+		s.inv = scanGeneric(cfg.Args)
 	}
 	s.wd = watchdog.New(cfg.Grace, config.EnvSupervisor, self.String(), cfg.Log.With("service", "watchdog"))
 	return s, nil
