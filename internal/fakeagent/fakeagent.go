@@ -47,6 +47,9 @@ const (
 	EnvSuperclaude = "FAKE_AGENT_SUPERCLAUDE"
 	// EnvFlood makes the agent print this many bytes at start.
 	EnvFlood = "FAKE_AGENT_FLOOD"
+	// EnvBind makes the agent bind this conversation id to its session at
+	// start, as Claude Code's first status line would.
+	EnvBind = "FAKE_AGENT_BIND"
 )
 
 // Record is one line of the fake agent's log.
@@ -163,6 +166,9 @@ func Main() {
 			w.WriteString(strings.Repeat("y", 78) + "\r\n")
 		}
 		w.Flush()
+	}
+	if id := os.Getenv(EnvBind); id != "" {
+		superclaude("+session", "update", "sessionId="+id)
 	}
 	fmt.Printf("FAKE-AGENT READY pid=%d tty=%v args=%q\r\n", me.PID, term.IsTerminal(0), args)
 

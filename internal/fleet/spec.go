@@ -1,0 +1,194 @@
+// Package fleet owns fleets: a declarative file of tmux windows and panes,
+// each pane running one superclaude with its own agent, and the bringing
+// up and down of the tmux session that holds them.
+//
+// The file is TOML. A fleet is something people write by hand and edit
+// often; TOML has no significant indentation to get wrong (YAML's trap),
+// comments (JSON has none), and github.com/BurntSushi/toml, a parser that
+// has been the Go standard for years, reports errors with line numbers and
+// lets unknown keys be caught, so a misspelt key is an error, not a silent
+// default.
+//
+//	name = "work"                  # the tmux session
+//	dir = "~/src"                  # default working directory
+//	sessions = "~/src/sessions"    # where the panes' sessions live
+//
+//	[[window]]
+//	name = "company"
+//
+//	  [[window.pane]]
+//	  label = "SDK"                # stable identity: work:company:SDK
+//	  dir = "sdk"                  # relative to the fleet's dir
+//	  agent = "claude"             # profile: claude, codex, gemini, opencode, aider, generic
+//	  args = ["--model", "opus"]
+//	  command = "/opt/bin/claude"  # optional: the executable
+//	  env = { FOO = "bar" }
+package fleet
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+)
+
+// Spec is a fleet file.
+type Spec struct {
+	Name     string            `toml:"name"`
+	Dir      string            `toml:"dir"`
+	Sessions string            `toml:"sessions"`
+	Agent    string            `toml:"agent"`
+	Command  string            `toml:"command"`
+	Env      map[string]string `toml:"env"`
+	Windows  []Window          `toml:"window"`
+
+	// File is where the spec was read from.
+	File string `toml:"-"`
+}
+
+// Window is one tmux window.
+type Window struct {
+	Name  string `toml:"name"`
+	Dir   string `toml:"dir"`
+	Panes []Pane `toml:"pane"`
+}
+
+// Pane is one pane: one superclaude and its agent.
+type Pane struct {
+	Label   string            `toml:"label"`
+	Dir     string            `toml:"dir"`
+	Agent   string            `toml:"agent"`
+	Command string            `toml:"command"`
+	Args    []string          `toml:"args"`
+	Env     map[string]string `toml:"env"`
+}
+
+var nameRE = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+
+// Load reads and checks a fleet file. Errors name the file and, where they
+// can, the line or the window and pane.
+func Load(path string) (*Spec, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	var s Spec
+	md, err := toml.DecodeFile(abs, &s)
+	if err != nil {
+		return nil, fmt.Errorf("fleet file %s: %w", path, err)
+	}
+	if undecoded := md.Undecoded(); len(undecoded) > 0 {
+		return nil, fmt.Errorf("fleet file %s: unknown key %q", path, undecoded[0].String())
+	}
+	s.File = abs
+	if err := s.check(knownAgents); err != nil {
+		return nil, fmt.Errorf("fleet file %s: %w", path, err)
+	}
+	return &s, nil
+}
+
+// knownAgents is set by the caller that knows the profiles (the supervise
+// package's); nil accepts any agent name.
+var knownAgents func(string) bool
+
+// SetAgents tells Load which agent profile names exist.
+func SetAgents(known func(string) bool) { knownAgents = known }
+
+func (s *Spec) check(known func(string) bool) error {
+	if !nameRE.MatchString(s.Name) {
+		return fmt.Errorf("name %q: want letters, digits, '-' or '_' (it names the tmux session)", s.Name)
+	}
+	if len(s.Windows) == 0 {
+		return fmt.Errorf("no [[window]]")
+	}
+	windows := map[string]bool{}
+	for wi, w := range s.Windows {
+		if !nameRE.MatchString(w.Name) {
+			return fmt.Errorf("window %d: name %q: want letters, digits, '-' or '_'", wi+1, w.Name)
+		}
+		if windows[w.Name] {
+			return fmt.Errorf("window %q appears twice", w.Name)
+		}
+		windows[w.Name] = true
+		if len(w.Panes) == 0 {
+			return fmt.Errorf("window %q has no [[window.pane]]", w.Name)
+		}
+		labels := map[string]bool{}
+		for pi, p := range w.Panes {
+			where := fmt.Sprintf("window %q pane %d", w.Name, pi+1)
+			if !nameRE.MatchString(p.Label) {
+				return fmt.Errorf("%s: label %q: want letters, digits, '-' or '_' (it is the pane's stable identity)", where, p.Label)
+			}
+			if labels[p.Label] {
+				return fmt.Errorf("%s: label %q appears twice in the window", where, p.Label)
+			}
+			labels[p.Label] = true
+			if a := s.agent(p); known != nil && !known(a) {
+				return fmt.Errorf("%s: unknown agent %q", where, a)
+			}
+		}
+	}
+	return nil
+}
+
+func (s *Spec) agent(p Pane) string {
+	switch {
+	case p.Agent != "":
+		return p.Agent
+	case s.Agent != "":
+		return s.Agent
+	default:
+		return "claude"
+	}
+}
+
+// PaneID is a pane's identity: session:window:label, what superclaude's
+// pane lookup finds its session by.
+func (s *Spec) PaneID(w Window, p Pane) string { return s.Name + ":" + w.Name + ":" + p.Label }
+
+// base is the fleet's directory: its dir key, else the file's directory.
+func (s *Spec) base() string {
+	fileDir := filepath.Dir(s.File)
+	if s.Dir == "" {
+		return fileDir
+	}
+	return resolve(s.Dir, fileDir)
+}
+
+// SessionsDir is where the fleet's sessions live: its sessions key, else
+// sessions/ beside the fleet file. One directory for the whole fleet, so
+// that `superclaude +status` sees every pane.
+func (s *Spec) SessionsDir() string {
+	if s.Sessions != "" {
+		return resolve(s.Sessions, filepath.Dir(s.File))
+	}
+	return filepath.Join(filepath.Dir(s.File), "sessions")
+}
+
+// PaneDir is the working directory of a pane.
+func (s *Spec) PaneDir(w Window, p Pane) string {
+	dir := s.base()
+	if w.Dir != "" {
+		dir = resolve(w.Dir, dir)
+	}
+	if p.Dir != "" {
+		dir = resolve(p.Dir, dir)
+	}
+	return dir
+}
+
+// resolve expands a leading ~ and makes path absolute against base.
+func resolve(path, base string) string {
+	if path == "~" || strings.HasPrefix(path, "~/") {
+		if home, err := os.UserHomeDir(); err == nil {
+			path = filepath.Join(home, strings.TrimPrefix(path, "~"))
+		}
+	}
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(base, path)
+	}
+	return filepath.Clean(path)
+}
