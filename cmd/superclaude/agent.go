@@ -26,6 +26,7 @@ import (
 // `superclaude ARGS`, from flags for `superclaude +run`.
 type runOptions struct {
 	agent      string
+	profile    string
 	grace      time.Duration
 	maxCrashes float64
 	crashDecay time.Duration
@@ -36,6 +37,7 @@ type runOptions struct {
 // belong to the agent.
 const (
 	envAgent      = "SUPERCLAUDE_AGENT"
+	envProfile    = "SUPERCLAUDE_PROFILE"
 	envGrace      = "SUPERCLAUDE_GRACE"
 	envMaxCrashes = "SUPERCLAUDE_MAX_CRASHES"
 	envCrashDecay = "SUPERCLAUDE_CRASH_WINDOW"
@@ -45,6 +47,10 @@ const (
 func defaultOptions() (runOptions, error) {
 	o := runOptions{grace: 2 * time.Second, maxCrashes: 5, crashDecay: 30 * time.Second, crashDelay: time.Second}
 	o.agent = os.Getenv(envAgent)
+	o.profile = os.Getenv(envProfile)
+	if o.profile == "" {
+		o.profile = supervise.Claude.Name
+	}
 	for _, d := range []struct {
 		env string
 		dst *time.Duration
@@ -92,7 +98,8 @@ func runCommand() *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.agent, "agent", o.agent, "agent executable (default: claude from $PATH; $"+envAgent+")")
+	f.StringVar(&o.agent, "agent", o.agent, "agent executable (default: the profile's, from $PATH; $"+envAgent+")")
+	f.StringVar(&o.profile, "profile", o.profile, "agent profile: "+supervise.ProfileNames()+" ($"+envProfile+")")
 	f.DurationVar(&o.grace, "grace", o.grace, "time between SIGTERM and SIGKILL when the agent is killed ($"+envGrace+")")
 	f.Float64Var(&o.maxCrashes, "max-crashes", o.maxCrashes, "crashes within the crash window before superclaude gives up ($"+envMaxCrashes+")")
 	f.DurationVar(&o.crashDecay, "crash-window", o.crashDecay, "half-life of the crash count ($"+envCrashDecay+")")
@@ -129,7 +136,15 @@ func supervised(o runOptions, args []string) (code int) {
 	log, closeLog := openLog()
 	defer closeLog()
 
-	profile := supervise.Claude
+	profile, ok := supervise.Profiles[o.profile]
+	if !ok {
+		fmt.Fprintf(os.Stderr, "superclaude: unknown profile %q (have %s)\n", o.profile, supervise.ProfileNames())
+		return 2
+	}
+	if profile.Command == "" && o.agent == "" {
+		fmt.Fprintf(os.Stderr, "superclaude: the %s profile needs the agent's command (--agent or $%s)\n", profile.Name, envAgent)
+		return 2
+	}
 	cfg := supervise.Config{
 		Profile:          profile,
 		Command:          o.agent,
@@ -160,7 +175,7 @@ func supervised(o runOptions, args []string) (code int) {
 		}
 		cfg.Pane = pane
 	}
-	if !profile.Scan(args).OneShot {
+	if !profile.Scan(args).OneShot && profile.ContextUsage == supervise.ContextStatusLine {
 		cleanup := injectClaude(&cfg, log)
 		defer cleanup()
 	}

@@ -155,3 +155,19 @@ func BenchmarkPreToolUseHookProcess(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkStatusProcess is `superclaude +status --json` over 1,000
+// sessions, exec to exit. Goal: ≤ 100 ms.
+func BenchmarkStatusProcess(b *testing.B) {
+	bin := testbin.Superclaude(b)
+	sessions := filepath.Join(b.TempDir(), "sessions")
+	fillSessions(b, sessions, 1000)
+	timeRuns(b, func() *exec.Cmd {
+		return exec.Command(bin, "+status", "--json", "--sessions", sessions)
+	}, func(out []byte, err error) {
+		var rows []map[string]any
+		if err != nil || json.Unmarshal(out, &rows) != nil || len(rows) != 1000 {
+			b.Fatalf("status: %v, %d rows", err, len(rows))
+		}
+	})
+}

@@ -237,15 +237,26 @@ func (b *statusLineBinder) write(s *supervise.Supervisor) {
 		b.pending = map[string]claude.StatusLine{}
 		b.mu.Unlock()
 		for name, tick := range todo {
+			var bound string
 			_, err := s.Store().Update(name, "status line", func(st *state.State) error {
 				if !st.Exists() {
 					return state.ErrNoSession
 				}
+				before := st.SessionID
 				claude.Bind(st, tick, time.Now())
+				if st.SessionID != before {
+					bound = st.SessionID
+				}
 				return nil
 			})
 			if err != nil {
 				s.Log().Warn("binding a status-line tick", "session", name, "err", err)
+			}
+			if bound != "" {
+				// The conversation this supervisor runs is its to resume.
+				if holder, ok, err := s.Store().Lease(bound, s.Identity()); err != nil || !ok {
+					s.Log().Warn("conversation lease", "id", bound, "holder", holder.PID, "err", err)
+				}
 			}
 		}
 	}

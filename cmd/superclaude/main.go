@@ -62,12 +62,16 @@ claude subcommand, option or prompt:
 
   superclaude +session list        sessions under ./sessions
   superclaude +session restart     request an overflow restart
+  superclaude +up fleet.toml       a tmux fleet, one superclaude per pane
+  superclaude +status --watch      every session, refreshed in place
+  superclaude +why SESSION         why it restarted
   superclaude +help                this help`,
 		SilenceUsage:      true,
 		SilenceErrors:     true,
 		CompletionOptions: cobra.CompletionOptions{DisableDefaultCmd: true},
 	}
-	root.AddCommand(sessionCommand(), runCommand(), statusLineCommand(), hookCommand(), logCommand(), versionCommand())
+	root.AddCommand(sessionCommand(), runCommand(), statusLineCommand(), hookCommand(), logCommand(),
+		upCommand(), downCommand(), paneIDCommand(), statusCommand(), whyCommand(), versionCommand())
 	help := &cobra.Command{
 		Use:   "+help [command]",
 		Short: "help about any command",
