@@ -14,6 +14,12 @@ import (
 // EventsFile is the append-only event log under the sessions root.
 const EventsFile = ".events.jsonl"
 
+// MaxEventsSize is the size past which the event log is rotated: the
+// current file becomes EventsFile+".1" (replacing the one before), so the
+// log keeps the last 8 to 16 MiB of history — years of restarts — without
+// growing for ever.
+var MaxEventsSize int64 = 8 << 20
+
 // Event is one line of the event log: something happened to a session, when,
 // done by whom, and why.
 type Event struct {
@@ -58,6 +64,7 @@ func (s *Store) Append(ev Event) error {
 		return err
 	}
 	line = append(line, '\n')
+	s.rotateEvents()
 	f, err := os.OpenFile(s.eventsPath(), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		return err
@@ -69,10 +76,40 @@ func (s *Store) Append(ev Event) error {
 	return err
 }
 
+// rotateEvents moves a full event log aside. The size check is one stat;
+// the rotation itself happens under the index lock, so that two writers
+// never both rotate (the second would throw the first's .1 away).
+func (s *Store) rotateEvents() {
+	if fi, err := os.Stat(s.eventsPath()); err != nil || fi.Size() < MaxEventsSize {
+		return
+	}
+	l, err := s.lockIndex()
+	if err != nil {
+		return
+	}
+	defer l.Unlock()
+	if fi, err := os.Stat(s.eventsPath()); err == nil && fi.Size() >= MaxEventsSize {
+		os.Rename(s.eventsPath(), s.eventsPath()+".1")
+	}
+}
+
 // Events returns the logged events of one session (all sessions when
-// session is empty), oldest first. Lines that do not parse are skipped.
+// session is empty), oldest first, from the rotated log and the current
+// one. Lines that do not parse are skipped.
 func (s *Store) Events(session string) ([]Event, error) {
-	f, err := os.Open(s.eventsPath())
+	var out []Event
+	for _, path := range []string{s.eventsPath() + ".1", s.eventsPath()} {
+		evs, err := readEvents(path, session)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, evs...)
+	}
+	return out, nil
+}
+
+func readEvents(path, session string) ([]Event, error) {
+	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -397,5 +398,26 @@ func TestLeaseKeepsAConversationToOneLiveSupervisor(t *testing.T) {
 	s2.Lease("conv-3", dead)
 	if _, ok, _ := s2.Lease("conv-3", me); !ok {
 		t.Fatal("a dead holder kept the lease")
+	}
+}
+
+func TestEventLogRotates(t *testing.T) {
+	s := newStore(t)
+	old := MaxEventsSize
+	MaxEventsSize = 2000
+	defer func() { MaxEventsSize = old }()
+	for i := 0; i < 60; i++ {
+		if err := s.Append(Event{Session: "sess", Kind: "transition", Reason: strings.Repeat("x", 50)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cur, _ := os.Stat(filepath.Join(s.Root, EventsFile))
+	rotated, err := os.Stat(filepath.Join(s.Root, EventsFile+".1"))
+	if err != nil || cur.Size() > 2200 || rotated.Size() < 2000 {
+		t.Fatalf("no rotation: current %d, rotated %v %v", cur.Size(), rotated, err)
+	}
+	evs, _ := s.Events("sess")
+	if len(evs) < 20 || len(evs) > 60 {
+		t.Fatalf("%d events read back", len(evs))
 	}
 }

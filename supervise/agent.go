@@ -40,7 +40,7 @@ func (a *agentService) Serve(ctx context.Context) error {
 			a.result = Result{ExitCode: a.lastExit.Code, Reason: "stopped between agents"}
 			return suture.ErrTerminateSupervisorTree
 		}
-		if a.starts > 0 && a.lastExit.Code != 0 && s.cfg.CrashDelay > 0 && a.crashed() {
+		if a.starts > 0 && s.cfg.CrashDelay > 0 && a.crashed() {
 			select {
 			case <-time.After(s.cfg.CrashDelay):
 			case <-ctx.Done():
@@ -150,6 +150,7 @@ func stopMessage(s *Supervisor, exit child.Exit) string {
 func (s *Supervisor) agentEnv() []string {
 	set := map[string]string{
 		config.EnvSupervisorPID: strconv.Itoa(s.self.PID),
+		config.EnvWatchdogPID:   strconv.Itoa(s.self.PID),
 		config.EnvSupervisor:    s.self.String(),
 		config.EnvSocket:        s.socket,
 		config.EnvPaneID:        s.cfg.Pane,

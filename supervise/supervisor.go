@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -313,7 +312,7 @@ func (s *Supervisor) result(treeErr error) Result {
 		}
 		r.Reason = fmt.Sprintf("the agent crashed more than %g times within %s (last: %s)",
 			threshold(s.cfg.FailureThreshold), decay(s.cfg.FailureDecay), last.Exit.String())
-		r.Message = "superclaude: " + r.Reason + "; not restarting it. Log: " + logHint()
+		r.Message = "superclaude: " + r.Reason + "; not restarting it."
 	}
 	if r.Reason == "" && treeErr != nil && !errors.Is(treeErr, suture.ErrTerminateSupervisorTree) {
 		r.Reason = treeErr.Error()
@@ -334,14 +333,6 @@ func decay(d time.Duration) time.Duration {
 		return 30 * time.Second
 	}
 	return d
-}
-
-func logHint() string {
-	dir, err := config.StateDir()
-	if err != nil {
-		return "(none)"
-	}
-	return filepath.Join(dir, "superclaude.log")
 }
 
 func sigOf(n int32) syscall.Signal { return syscall.Signal(n) }

@@ -182,7 +182,7 @@ func supervised(o runOptions, args []string) (code int) {
 	res := supervise.Run(context.Background(), cfg)
 	term.Restore()
 	if res.Message != "" {
-		fmt.Fprintln(os.Stderr, res.Message)
+		fmt.Fprintf(os.Stderr, "%s\nsuperclaude: log: %s\n", res.Message, logPath())
 	}
 	if len(args) == 1 && (args[0] == "--help" || args[0] == "-h") {
 		// claude's own help, then how to reach superclaude's.
@@ -223,16 +223,23 @@ func injectClaude(cfg *supervise.Config, log *slog.Logger) func() {
 	return func() { os.RemoveAll(dir) }
 }
 
+// logPath is the supervisor's log file.
+func logPath() string {
+	dir, err := config.StateDir()
+	if err != nil {
+		return "(none)"
+	}
+	return filepath.Join(dir, "superclaude.log")
+}
+
 // openLog opens the supervisor's log file under the state directory. Logs
 // never go to the terminal, which the agent owns.
 func openLog() (*slog.Logger, func()) {
-	dir, err := config.StateDir()
-	if err == nil {
-		err = os.MkdirAll(dir, 0o700)
-	}
+	path := logPath()
+	err := os.MkdirAll(filepath.Dir(path), 0o700)
 	var f *os.File
 	if err == nil {
-		f, err = os.OpenFile(filepath.Join(dir, "superclaude.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		f, err = os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "superclaude: no log file:", err)

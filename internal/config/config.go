@@ -34,6 +34,10 @@ const (
 	EnvPaneID = "SUPERCLAUDE_PANE_ID"
 	// EnvStateDir overrides where logs go.
 	EnvStateDir = "SUPERCLAUDE_STATE_DIR"
+	// EnvWatchdogPID is the seeds' name for the process that restarts the
+	// agent on SIGUSR1 (`kill -USR1 $WATCHDOG_PID` in session.sh): the
+	// supervisor, which does.
+	EnvWatchdogPID = "WATCHDOG_PID"
 )
 
 // SessionsDir returns the sessions directory: $SUPERCLAUDE_SESSIONS_DIR,
