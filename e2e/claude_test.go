@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -223,7 +224,7 @@ func TestOverflowRestartEndToEnd(t *testing.T) {
 		t.Fatalf("agent starts: %v", starts)
 	}
 	second := starts[1]
-	if !contains(second, state.ContinuePrompt(name, "", "")) || contains(second, "--resume") {
+	if !slices.Contains(second, state.ContinuePrompt(name, "", "")) || slices.Contains(second, "--resume") {
 		t.Fatalf("second start args %q: want the continuation prompt and no --resume", second)
 	}
 
@@ -261,13 +262,4 @@ func agentStarts(t *testing.T, sessions string) [][]string {
 		out = append(out, args)
 	}
 	return out
-}
-
-func contains(args []string, a string) bool {
-	for _, x := range args {
-		if x == a {
-			return true
-		}
-	}
-	return false
 }

@@ -165,9 +165,13 @@ func (s *Store) Update(name, reason string, fn func(*State) error) (*State, erro
 	if err != nil {
 		return nil, err
 	}
-	rootMtime, rootFresh := s.indexFresh()
-	created := false
+	// A new session directory changes the root's mtime, which marks the
+	// index stale; when the index was fresh just before, the change is
+	// ours and indexTouch records it (below, once the entries are in).
+	var rootMtime int64
+	created, rootFresh := false, false
 	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+		rootMtime, rootFresh = s.indexFresh()
 		if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
 			return nil, fmt.Errorf("session directory: %w", err)
 		}

@@ -1,13 +1,12 @@
 package supervise_test
 
 import (
-	"bufio"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -79,32 +78,9 @@ func (h *harness) start(args ...string) *testbin.PTY {
 }
 
 // records reads the fake agent's log.
-func (h *harness) records() []fakeagent.Record {
-	f, err := os.Open(h.agentLog)
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	var out []fakeagent.Record
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		var r fakeagent.Record
-		if json.Unmarshal(sc.Bytes(), &r) == nil {
-			out = append(out, r)
-		}
-	}
-	return out
-}
+func (h *harness) records() []fakeagent.Record { return fakeagent.ReadLog(h.agentLog) }
 
-func (h *harness) events(kind string) []fakeagent.Record {
-	var out []fakeagent.Record
-	for _, r := range h.records() {
-		if r.Event == kind {
-			out = append(out, r)
-		}
-	}
-	return out
-}
+func (h *harness) events(kind string) []fakeagent.Record { return fakeagent.ReadLog(h.agentLog, kind) }
 
 // waitStarts waits until the agent has been started n times.
 func (h *harness) waitStarts(n int, timeout time.Duration) []fakeagent.Record {
@@ -185,15 +161,6 @@ func userArgs(t testing.TB, args []string) []string {
 	return out
 }
 
-func hasArg(args []string, a string) bool {
-	for _, x := range args {
-		if x == a {
-			return true
-		}
-	}
-	return false
-}
-
 const timeout = 20 * time.Second
 
 func TestOverflowRestartRoundTrip(t *testing.T) {
@@ -215,7 +182,7 @@ func TestOverflowRestartRoundTrip(t *testing.T) {
 	starts := h.waitStarts(2, timeout)
 	second := userArgs(t, starts[1].Args)
 	wantPrompt := state.ContinuePrompt(name, "", "")
-	if len(second) == 0 || second[0] != wantPrompt || hasArg(second, "--resume") {
+	if len(second) == 0 || second[0] != wantPrompt || slices.Contains(second, "--resume") {
 		t.Fatalf("restarted with %q, want the prompt %q and no --resume", second, wantPrompt)
 	}
 	if exits := h.events("exit"); len(exits) != 1 || exits[0].Code != 143 || exits[0].PID != starts[0].PID {
@@ -284,7 +251,7 @@ func TestFleetResumeAfterTheSupervisorIsRestarted(t *testing.T) {
 			args := userArgs(t, h.waitStarts(2, timeout)[1].Args)
 			sess := h.session(p2.Cmd.Process.Pid)
 			if tc.overflow {
-				if hasArg(args, "--resume") || sess.State.Lifecycle != state.Active || sess.State.SessionID != "" {
+				if slices.Contains(args, "--resume") || sess.State.Lifecycle != state.Active || sess.State.SessionID != "" {
 					t.Fatalf("overflowed session: args %q, state %+v", args, sess.State)
 				}
 			} else {

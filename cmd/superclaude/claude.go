@@ -21,6 +21,7 @@ import (
 	"github.com/superclaude/superclaude/internal/claude"
 	"github.com/superclaude/superclaude/internal/config"
 	"github.com/superclaude/superclaude/internal/control"
+	"github.com/superclaude/superclaude/internal/guard"
 	"github.com/superclaude/superclaude/state"
 	"github.com/superclaude/superclaude/supervise"
 )
@@ -223,7 +224,7 @@ func (b *statusLineBinder) submit(s *supervise.Supervisor, name string, tick cla
 	b.mu.Lock()
 	b.pending[name] = tick
 	b.mu.Unlock()
-	b.once.Do(func() { go b.write(s) })
+	b.once.Do(func() { guard.Go(func() { b.write(s) }) })
 	select {
 	case b.wake <- struct{}{}:
 	default:

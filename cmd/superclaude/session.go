@@ -233,18 +233,7 @@ named by $CLAUDE_SUPERVISOR_PID, unless --session names one.`,
 			if err != nil {
 				return err
 			}
-			sessions, err := s.List()
-			if err != nil {
-				return err
-			}
-			views := make([]cli.SessionView, 0, len(sessions))
-			for _, sess := range sessions {
-				views = append(views, cli.View(sess, state.OwnerAlive(sess.State)))
-			}
-			if asJSON {
-				return cli.WriteJSON(c.OutOrStdout(), views)
-			}
-			return cli.WriteTable(c.OutOrStdout(), views, time.Now())
+			return writeStatus(c.OutOrStdout(), s, asJSON)
 		},
 	}
 	show := &cobra.Command{

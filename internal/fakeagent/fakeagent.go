@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -91,6 +92,29 @@ func record(r Record) {
 	}
 	f.Write(append(b, '\n'))
 	f.Close()
+}
+
+// ReadLog reads a fake agent log; with events given, only those kinds of
+// record. A missing log reads as empty.
+func ReadLog(path string, events ...string) []Record {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	var out []Record
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 64*1024), 4<<20)
+	for sc.Scan() {
+		var r Record
+		if json.Unmarshal(sc.Bytes(), &r) != nil {
+			continue
+		}
+		if len(events) == 0 || slices.Contains(events, r.Event) {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // Main runs the fake agent and exits.

@@ -1,7 +1,6 @@
 package fleet_test
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -45,32 +44,9 @@ func (w *fleetWorld) sc(args ...string) string {
 	return string(out)
 }
 
-func (w *fleetWorld) records() []fakeagent.Record {
-	f, err := os.Open(w.log)
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	var out []fakeagent.Record
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		var r fakeagent.Record
-		if json.Unmarshal(sc.Bytes(), &r) == nil {
-			out = append(out, r)
-		}
-	}
-	return out
-}
+func (w *fleetWorld) records() []fakeagent.Record { return fakeagent.ReadLog(w.log) }
 
-func (w *fleetWorld) starts() []fakeagent.Record {
-	var out []fakeagent.Record
-	for _, r := range w.records() {
-		if r.Event == "start" {
-			out = append(out, r)
-		}
-	}
-	return out
-}
+func (w *fleetWorld) starts() []fakeagent.Record { return fakeagent.ReadLog(w.log, "start") }
 
 func (w *fleetWorld) waitFor(what string, ok func() bool) {
 	w.t.Helper()

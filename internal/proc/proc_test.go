@@ -207,19 +207,21 @@ func TestSignalRefusesWrongStartTime(t *testing.T) {
 	}
 }
 
-func TestKillTreeReachesSetsidGrandchildIgnoringTerm(t *testing.T) {
+// startTree starts root → middle (setsid) → leaf (ignores SIGTERM) and
+// returns their identities once all three run; reaped is closed when the
+// root, our own child, has been waited for.
+func startTree(t *testing.T) (root *exec.Cmd, ids map[string]Identity, reaped chan struct{}) {
+	t.Helper()
 	outFile := filepath.Join(t.TempDir(), "pids")
-	root := helperCmd("tree-root")
+	root = helperCmd("tree-root")
 	root.Env = append(root.Env, "PROC_TEST_OUT="+outFile)
 	if err := root.Start(); err != nil {
 		t.Fatal(err)
 	}
-	reaped := make(chan struct{})
+	reaped = make(chan struct{})
 	go func() { root.Wait(); close(reaped) }()
-
 	var middle, leaf int
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	for deadline := time.Now().Add(10 * time.Second); ; {
 		b, err := os.ReadFile(outFile)
 		if err == nil && strings.HasSuffix(string(b), "\n") {
 			fmt.Sscan(string(b), &middle, &leaf)
@@ -230,7 +232,7 @@ func TestKillTreeReachesSetsidGrandchildIgnoringTerm(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	ids := map[string]Identity{}
+	ids = map[string]Identity{}
 	for name, pid := range map[string]int{"root": root.Process.Pid, "middle": middle, "leaf": leaf} {
 		id, err := Of(pid)
 		if err != nil {
@@ -238,7 +240,12 @@ func TestKillTreeReachesSetsidGrandchildIgnoringTerm(t *testing.T) {
 		}
 		ids[name] = id
 	}
-	if info, _ := stat(middle); info.SID != -1 && info.SID != middle {
+	return root, ids, reaped
+}
+
+func TestKillTreeReachesSetsidGrandchildIgnoringTerm(t *testing.T) {
+	_, ids, reaped := startTree(t)
+	if info, _ := stat(ids["middle"].PID); info.SID != -1 && info.SID != ids["middle"].PID {
 		t.Fatalf("middle did not start a session: sid %d", info.SID)
 	}
 
@@ -313,29 +320,8 @@ func TestSubreaperAdoptsAndReapsOrphans(t *testing.T) {
 }
 
 func TestKillTreeRootFirstStillEndsTheTree(t *testing.T) {
-	outFile := filepath.Join(t.TempDir(), "pids")
-	root := helperCmd("tree-root")
-	root.Env = append(root.Env, "PROC_TEST_OUT="+outFile)
-	if err := root.Start(); err != nil {
-		t.Fatal(err)
-	}
-	reaped := make(chan struct{})
-	go func() { root.Wait(); close(reaped) }()
-	var middle, leaf int
-	for deadline := time.Now().Add(10 * time.Second); ; {
-		b, err := os.ReadFile(outFile)
-		if err == nil && strings.HasSuffix(string(b), "\n") {
-			fmt.Sscan(string(b), &middle, &leaf)
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("tree never came up")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	rootID, _ := Of(root.Process.Pid)
-	leafID, _ := Of(leaf)
-	midID, _ := Of(middle)
+	root, ids, reaped := startTree(t)
+	rootID, midID, leafID := ids["root"], ids["middle"], ids["leaf"]
 	res, err := KillTree(context.Background(), rootID, KillOptions{
 		Grace: 300 * time.Millisecond, RootFirst: true, Signal: syscall.SIGHUP, Reap: func(int) {},
 	})
