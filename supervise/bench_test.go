@@ -67,7 +67,7 @@ func BenchmarkPTYThroughput(b *testing.B) {
 				case "script":
 					cmd = exec.Command("script", "-q", "-c", script, "/dev/null")
 				default:
-					cmd = h.command("+run", "--agent", "sh", "--", "-c", script)
+					cmd = h.command("+run", "--profile", "generic", "--agent", "sh", "--", "-c", script)
 				}
 				n := drainOnPTY(b, cmd)
 				if n < size {
