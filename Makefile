@@ -38,18 +38,21 @@ bench:
 # .e2e/, under superclaude on a pty against a fake Messages API on
 # 127.0.0.1 (see e2e/). Tools and the test binary are built first, so the
 # test itself can run with no network but loopback (e2e/loopback.sh).
-CLAUDE_VERSION ?= 2.1.330
-E2E            := .e2e
+CLAUDE_VERSION  ?= 2.1.330
+E2E             := .e2e
+# The npm package ships the native CLI in a platform package; its
+# postinstall only copies that binary over a stub. Run it from the
+# platform package directly: no postinstall, no dependency on node's
+# version (the package wants node 22; Debian has 18).
+CLAUDE_PLATFORM ?= $(shell uname -s | tr A-Z a-z)-$(shell uname -m | sed -e s/x86_64/x64/ -e s/aarch64/arm64/)
+E2E_CLAUDE      := $(CURDIR)/$(E2E)/npm/node_modules/@anthropic-ai/claude-code-$(CLAUDE_PLATFORM)/claude
 e2e:
 	npm install --prefix $(E2E)/npm --no-audit --no-fund --ignore-scripts @anthropic-ai/claude-code@$(CLAUDE_VERSION)
-	# The package's postinstall only copies the platform's native binary
-	# over a stub; npm may skip scripts, so run it ourselves.
-	cd $(E2E)/npm && node node_modules/@anthropic-ai/claude-code/install.cjs
+	test -x $(E2E_CLAUDE) || { echo "e2e: no native claude for $(CLAUDE_PLATFORM) in the npm package"; exit 1; }
 	$(GO) build -o $(E2E)/bin/superclaude ./cmd/superclaude
 	$(GO) test -c -o $(E2E)/e2e.test ./e2e
-	SUPERCLAUDE_TEST_BIN=$(CURDIR)/$(E2E)/bin/superclaude \
-	SUPERCLAUDE_E2E_CLAUDE=$(CURDIR)/$(E2E)/npm/node_modules/.bin/claude \
-	e2e/loopback.sh $(E2E)/e2e.test -test.v -test.count=1 -test.timeout=10m
+	SUPERCLAUDE_TEST_BIN=$(CURDIR)/$(E2E)/bin/superclaude SUPERCLAUDE_E2E_CLAUDE=$(E2E_CLAUDE) \
+		e2e/loopback.sh $(E2E)/e2e.test -test.v -test.count=1 -test.timeout=10m
 
 ci: vet test fuzz e2e
 
