@@ -140,11 +140,13 @@ func bindTick(payload []byte, tick claude.StatusLine, p claude.Policy) claude.Li
 		info.Problem = "no session"
 		return withTick(info, tick, p)
 	}
-	st, err := store.Update(sess.Name, "", func(st *state.State) error {
+	sup, _ := config.Supervisor()
+	st, err := store.Update(sess.Name, "status line", func(st *state.State) error {
 		if !st.Exists() {
 			return state.ErrNoSession
 		}
-		if !claude.Bind(st, tick, time.Now()) {
+		claimed := claude.Claim(st, sup, state.OwnerAlive(st))
+		if !claude.Bind(st, tick, time.Now()) && !claimed {
 			// Heartbeat only: not worth a write of its own.
 			return state.ErrNoChange
 		}
@@ -244,6 +246,7 @@ func (b *statusLineBinder) write(s *supervise.Supervisor) {
 					return state.ErrNoSession
 				}
 				before := st.SessionID
+				claude.Claim(st, s.Identity(), state.OwnerAlive(st))
 				claude.Bind(st, tick, time.Now())
 				if st.SessionID != before {
 					bound = st.SessionID

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/superclaude/superclaude/internal/proc"
 	"github.com/superclaude/superclaude/state"
 )
 
@@ -303,5 +304,23 @@ func TestBookkeepingUnderAnotherName(t *testing.T) {
 	}
 	if a, _ := PreToolUse(in, st, Policy{Self: "sc"}); a.Deny {
 		t.Fatalf("superclaude installed as sc was blocked: %+v", a)
+	}
+}
+
+func TestClaimTakesOverOnlyFromTheDead(t *testing.T) {
+	sup := proc.Identity{PID: 500, Start: 9, Boot: "b"}
+	st := base()
+	st.PID = 400
+	if Claim(st, sup, true) || st.PID != 400 {
+		t.Fatal("a live owner was displaced")
+	}
+	if !Claim(st, sup, false) || st.PID != 500 || st.PIDStart != 9 {
+		t.Fatalf("a dead owner was not replaced: %+v", st)
+	}
+	if Claim(st, sup, false) {
+		t.Fatal("claimed what it already owns")
+	}
+	if Claim(st, proc.Identity{}, false) {
+		t.Fatal("claimed with no supervisor")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/superclaude/superclaude/internal/proc"
 	"github.com/superclaude/superclaude/state"
 )
 
@@ -74,4 +75,17 @@ func Bind(st *state.State, tick StatusLine, now time.Time) bool {
 		}
 	}
 	return st.SessionID != before.SessionID || st.ContextUsage != before.ContextUsage || st.Lifecycle != before.Lifecycle
+}
+
+// Claim is the status line's PID claim (seed 000 §6): a session found for
+// this agent whose recorded owner is another process, now dead, is taken
+// over by the supervisor the agent runs under — the seeds' run.sh after a
+// fleet restart, or superclaude. A live owner is never displaced
+// (invariant 2). It reports whether it claimed.
+func Claim(st *state.State, supervisor proc.Identity, ownerAlive bool) bool {
+	if supervisor.IsZero() || st.PID == supervisor.PID || ownerAlive {
+		return false
+	}
+	st.PID, st.PIDStart, st.PIDBoot = supervisor.PID, supervisor.Start, supervisor.Boot
+	return true
 }
