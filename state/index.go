@@ -232,13 +232,36 @@ func (s *Store) Reindex() error {
 		}
 		files, _ := os.ReadDir(s.indexPath(kind))
 		for _, f := range files {
-			if !keep[f.Name()] && !strings.HasPrefix(f.Name(), ".") {
-				os.Remove(s.indexPath(kind, f.Name()))
+			if keep[f.Name()] || strings.HasPrefix(f.Name(), ".") || s.beingCreated(kind, f.Name()) {
+				continue
 			}
+			os.Remove(s.indexPath(kind, f.Name()))
 		}
 	}
 	s.writeBuilt(m)
 	return nil
+}
+
+// beingCreated reports whether an index entry names a session whose
+// directory exists but whose state file does not yet: Update adds the
+// entry before it writes the file, and a rebuild that ran in between must
+// not drop it — with the index marked fresh, the lost entry would make
+// every later lookup of that pane miss (a bug seen with three panes
+// starting at once).
+func (s *Store) beingCreated(kind, entry string) bool {
+	b, err := os.ReadFile(s.indexPath(kind, entry))
+	if err != nil {
+		return false
+	}
+	name := strings.TrimSpace(string(b))
+	dir, err := s.Dir(name)
+	if err != nil {
+		return false
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return false
+	}
+	return !s.Exists(name)
 }
 
 // preferred reports whether a should own an index key over b when two

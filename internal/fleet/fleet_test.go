@@ -53,7 +53,8 @@ func (w *fleetWorld) waitFor(what string, ok func() bool) {
 	deadline := time.Now().Add(30 * time.Second)
 	for !ok() {
 		if time.Now().After(deadline) {
-			w.t.Fatalf("timed out waiting for %s; agent log: %+v", what, w.records())
+			out, _ := exec.Command(w.bin, "+status", "--json", "--fleet", w.file).CombinedOutput()
+			w.t.Fatalf("timed out waiting for %s; status: %s\nagent log: %+v", what, out, w.records())
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
