@@ -111,15 +111,16 @@ func (s *Store) indexFresh() (int64, bool) {
 	return m, mk.RootMtime == m
 }
 
+// indexChanges reports whether a write from before to after moves the
+// session's pane or PID, and so must go through the index.
+func indexChanges(before, after *State) bool {
+	return before.FleetPaneID != after.FleetPaneID || before.PID != after.PID
+}
+
 // indexTouch records that the root's new mtime is ours (we just created a
-// session directory and will index it), provided the index was fresh at
-// prev.
+// session directory and are indexing it), provided the index was fresh at
+// prev. The caller holds the index lock.
 func (s *Store) indexTouch(prev int64) {
-	l, err := s.lockIndex()
-	if err != nil {
-		return
-	}
-	defer l.Unlock()
 	b, err := os.ReadFile(s.indexPath("built"))
 	var mk builtMarker
 	if err != nil || json.Unmarshal(b, &mk) != nil || mk.RootMtime != prev {
@@ -136,24 +137,14 @@ func (s *Store) writeBuilt(m int64) {
 }
 
 // indexAdd points the index at name for the pane and PID that after has
-// and before did not.
+// and before did not. The caller holds the index lock.
 func (s *Store) indexAdd(name string, before, after *State) error {
-	addPane := after.FleetPaneID != "" && after.FleetPaneID != before.FleetPaneID
-	addPID := after.PID > 0 && after.PID != before.PID
-	if !addPane && !addPID {
-		return nil
-	}
-	l, err := s.lockIndex()
-	if err != nil {
-		return err
-	}
-	defer l.Unlock()
-	if addPane {
+	if after.FleetPaneID != "" && after.FleetPaneID != before.FleetPaneID {
 		if err := s.indexSet(kindPane, after.FleetPaneID, name); err != nil {
 			return err
 		}
 	}
-	if addPID {
+	if after.PID > 0 && after.PID != before.PID {
 		if err := s.indexSet(kindPID, strconv.Itoa(after.PID), name); err != nil {
 			return err
 		}
@@ -162,23 +153,12 @@ func (s *Store) indexAdd(name string, before, after *State) error {
 }
 
 // indexRemoveStale drops the entries for the pane and PID before had and
-// after no longer has. Failure only leaves an entry that lookup will find
-// wrong and rebuild.
+// after no longer has. The caller holds the index lock.
 func (s *Store) indexRemoveStale(name string, before, after *State) {
-	dropPane := before.FleetPaneID != "" && before.FleetPaneID != after.FleetPaneID
-	dropPID := before.PID > 0 && before.PID != after.PID
-	if !dropPane && !dropPID {
-		return
-	}
-	l, err := s.lockIndex()
-	if err != nil {
-		return
-	}
-	defer l.Unlock()
-	if dropPane {
+	if before.FleetPaneID != "" && before.FleetPaneID != after.FleetPaneID {
 		s.indexDel(kindPane, before.FleetPaneID, name)
 	}
-	if dropPID {
+	if before.PID > 0 && before.PID != after.PID {
 		s.indexDel(kindPID, strconv.Itoa(before.PID), name)
 	}
 }
@@ -232,7 +212,7 @@ func (s *Store) Reindex() error {
 		}
 		files, _ := os.ReadDir(s.indexPath(kind))
 		for _, f := range files {
-			if keep[f.Name()] || strings.HasPrefix(f.Name(), ".") || s.beingCreated(kind, f.Name()) {
+			if keep[f.Name()] || strings.HasPrefix(f.Name(), ".") {
 				continue
 			}
 			os.Remove(s.indexPath(kind, f.Name()))
@@ -240,28 +220,6 @@ func (s *Store) Reindex() error {
 	}
 	s.writeBuilt(m)
 	return nil
-}
-
-// beingCreated reports whether an index entry names a session whose
-// directory exists but whose state file does not yet: Update adds the
-// entry before it writes the file, and a rebuild that ran in between must
-// not drop it — with the index marked fresh, the lost entry would make
-// every later lookup of that pane miss (a bug seen with three panes
-// starting at once).
-func (s *Store) beingCreated(kind, entry string) bool {
-	b, err := os.ReadFile(s.indexPath(kind, entry))
-	if err != nil {
-		return false
-	}
-	name := strings.TrimSpace(string(b))
-	dir, err := s.Dir(name)
-	if err != nil {
-		return false
-	}
-	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		return false
-	}
-	return !s.Exists(name)
 }
 
 // preferred reports whether a should own an index key over b when two

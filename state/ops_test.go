@@ -426,23 +426,28 @@ func TestEventLogRotates(t *testing.T) {
 // added its pane's index entry but not yet written its state file when
 // another's lookup rebuilt the index; the rebuild dropped the entry and
 // marked the index fresh, so the pane's session was never found again.
-func TestReindexKeepsTheEntryOfASessionBeingCreated(t *testing.T) {
+// Here a rebuild is started in exactly that window; it must wait for the
+// write, and the pane must be found afterwards.
+func TestRebuildDuringAWriteLosesNoPane(t *testing.T) {
 	s := newStore(t)
 	if _, err := s.Activate("other", "x", Caller{Pane: "p0"}); err != nil {
 		t.Fatal(err)
 	}
-	// Update's first steps for "new": the directory, then the entry.
-	os.Mkdir(filepath.Join(s.Root, "new"), 0o700)
-	if err := s.indexSet(kindPane, "p1", "new"); err != nil {
+	rebuilt := make(chan error, 1)
+	testHookIndexed = func() {
+		testHookIndexed = nil
+		other := *s // another process's view of the same directory
+		go func() { rebuilt <- other.Reindex() }()
+		time.Sleep(100 * time.Millisecond) // let it run, if it can
+	}
+	defer func() { testHookIndexed = nil }()
+	if _, err := s.Activate("new", "x", Caller{Pane: "p1"}); err != nil {
 		t.Fatal(err)
 	}
-	// Another process's lookup rebuilds the index now.
-	if err := s.Reindex(); err != nil {
+	if err := <-rebuilt; err != nil {
 		t.Fatal(err)
 	}
-	// Update finishes: the state file lands.
-	seed(t, s, "new", strings.Replace(full, "fleet:company:SDK", "p1", 1))
 	if got, err := s.FindByPane("p1"); err != nil || got.Name != "new" {
-		t.Fatalf("FindByPane after the race: %+v, %v", got, err)
+		t.Fatalf("FindByPane after a rebuild during the write: %+v, %v", got, err)
 	}
 }

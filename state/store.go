@@ -203,24 +203,43 @@ func (s *Store) Update(name, reason string, fn func(*State) error) (*State, erro
 		return nil, err
 	}
 
-	// Index entries for the new pane and PID go in before the file says
-	// so, old ones come out after: a crash in between leaves an entry
-	// that lookup finds wrong and rebuilds, never a missing one that it
-	// would trust.
-	if created && rootFresh {
-		s.indexTouch(rootMtime)
-	}
-	if err := s.indexAdd(name, before, cur); err != nil {
-		return nil, err
+	// A write that moves the session's pane or PID holds the index lock
+	// from its index entries through the file: a rebuild of the index,
+	// which takes the same lock and reads the files, then sees either the
+	// old file and no new entries or the new file and its entries, never
+	// a half. (Seen with three fleet panes starting at once: a rebuild
+	// between a new entry and its file dropped the entry and marked the
+	// index fresh, and that pane's session was never found again.)
+	if indexChanges(before, cur) || created {
+		l, err := s.lockIndex()
+		if err != nil {
+			return nil, err
+		}
+		defer l.Unlock()
+		if created && rootFresh {
+			s.indexTouch(rootMtime)
+		}
+		if err := s.indexAdd(name, before, cur); err != nil {
+			return nil, err
+		}
+		if testHookIndexed != nil {
+			testHookIndexed()
+		}
 	}
 	if err := writeFileAtomic(dir, StateFile, data); err != nil {
 		return nil, fmt.Errorf("write %s: %w", s.rel(path), err)
 	}
-	s.indexRemoveStale(name, before, cur)
+	if indexChanges(before, cur) {
+		s.indexRemoveStale(name, before, cur)
+	}
 	s.recordTransitions(name, reason, before, cur)
 	cur.exists = true
 	return cur.Clone(), nil
 }
+
+// testHookIndexed, when set by a test, runs between a write's index entries
+// and its file: the window the index lock must close.
+var testHookIndexed func()
 
 // readLocked reads the state file for Update. A bad file is moved aside.
 func (s *Store) readLocked(path string) (*State, error) {
