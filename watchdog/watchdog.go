@@ -165,7 +165,7 @@ func (w *Watchdog) kill(ctx context.Context, req Request) {
 // belongs to its exec.Cmd.
 func (w *Watchdog) reap(pid, agent int) {
 	if pid != agent {
-		proc.ReapChild(pid)
+		proc.ReapChildWait(pid, 2*time.Second)
 	}
 }
 
@@ -230,7 +230,7 @@ func (w *Watchdog) Sweep(ctx context.Context, keep func(pid int) bool) SweepResu
 		Also:  ids,
 		Reap: func(pid int) {
 			if keep == nil || !keep(pid) {
-				proc.ReapChild(pid)
+				proc.ReapChildWait(pid, 2*time.Second)
 			}
 		},
 	})

@@ -82,7 +82,8 @@ func runHelper(name string) {
 		for time.Now().Before(deadline) {
 			if info, err := stat(gpid); err == nil && info.PPID == os.Getpid() {
 				id := info.Identity
-				if _, err := KillTree(context.Background(), id, KillOptions{Grace: time.Second}); err != nil {
+				res, err := KillTree(context.Background(), id, KillOptions{Grace: time.Second})
+				if err != nil {
 					fmt.Println("kill:", err)
 					os.Exit(4)
 				}
@@ -90,8 +91,8 @@ func runHelper(name string) {
 					fmt.Println("grandchild survived")
 					os.Exit(5)
 				}
-				if _, err := stat(gpid); err == nil {
-					fmt.Println("grandchild not reaped")
+				if info, err := stat(gpid); err == nil {
+					fmt.Printf("grandchild not reaped: %+v %+v\n", info, res)
 					os.Exit(6)
 				}
 				fmt.Println("ok")

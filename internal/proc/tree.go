@@ -156,7 +156,7 @@ func KillTree(ctx context.Context, root Identity, opts KillOptions) (KillResult,
 
 	reap := opts.Reap
 	if reap == nil {
-		reap = func(pid int) { ReapChild(pid) }
+		reap = func(pid int) { ReapChildWait(pid, 2*time.Second) }
 	}
 	self := unix.Getpid()
 	for _, id := range members {
@@ -250,6 +250,23 @@ func waitGone(ctx context.Context, ids []Identity, d time.Duration) {
 		case <-t.C:
 		}
 		interval = min(interval*2, 50*time.Millisecond)
+	}
+}
+
+// ReapChildWait is ReapChild for a child known to be dying: it tries until
+// the status is there or d has passed. A multi-threaded process shows as a
+// zombie as soon as its main thread has exited, but cannot be reaped until
+// every other thread has too, which takes a while on a busy machine.
+func ReapChildWait(pid int, d time.Duration) bool {
+	deadline := time.Now().Add(d)
+	for {
+		if ReapChild(pid) {
+			return true
+		}
+		if _, err := stat(pid); err != nil || time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }
 
