@@ -23,11 +23,7 @@ import (
 // EnvClaude is the path of the claude executable the tests run.
 const EnvClaude = "SUPERCLAUDE_E2E_CLAUDE"
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	testbin.Cleanup()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testbin.Main(m) }
 
 func claudeBinary(t *testing.T) string {
 	t.Helper()

@@ -22,14 +22,7 @@ import (
 
 // The process tests run the real superclaude binary on a real pty, with
 // this test binary, re-executed, as the agent (internal/fakeagent).
-func TestMain(m *testing.M) {
-	if fakeagent.Enabled() {
-		fakeagent.Main()
-	}
-	code := m.Run()
-	testbin.Cleanup()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testbin.Main(m) }
 
 type harness struct {
 	t        testing.TB

@@ -9,18 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/superclaude/superclaude/internal/fakeagent"
 	"github.com/superclaude/superclaude/internal/testbin"
 )
 
-func TestMain(m *testing.M) {
-	if fakeagent.Enabled() {
-		fakeagent.Main()
-	}
-	code := m.Run()
-	testbin.Cleanup()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testbin.Main(m) }
 
 type runner struct {
 	t   *testing.T

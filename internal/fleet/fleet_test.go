@@ -17,14 +17,7 @@ import (
 
 // The fleet test runs real tmux, the real superclaude binary in each pane,
 // and this test binary, re-executed, as each pane's agent.
-func TestMain(m *testing.M) {
-	if fakeagent.Enabled() {
-		fakeagent.Main()
-	}
-	code := m.Run()
-	testbin.Cleanup()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testbin.Main(m) }
 
 type fleetWorld struct {
 	t                         *testing.T

@@ -10,6 +10,8 @@ import (
 	"runtime"
 	"sync"
 	"testing"
+
+	"github.com/superclaude/superclaude/internal/fakeagent"
 )
 
 var (
@@ -46,6 +48,18 @@ func Superclaude(t testing.TB) string {
 		t.Fatalf("building superclaude: %v\n%s", err, out)
 	}
 	return path
+}
+
+// Main is the TestMain of a package whose tests run superclaude: when this
+// test binary was re-executed as a fake agent it runs as one, otherwise it
+// runs the tests and removes the binary they built.
+func Main(m *testing.M) {
+	if fakeagent.Enabled() {
+		fakeagent.Main()
+	}
+	code := m.Run()
+	Cleanup()
+	os.Exit(code)
 }
 
 // Cleanup removes the built binary; call it from TestMain after m.Run.
