@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -69,10 +68,6 @@ func findForAgent(s *state.Store) (*state.Session, error) {
 	return s.FindByPane(pane)
 }
 
-// hookLog is the log for commands claude runs (status line, hooks): the
-// same file as the supervisor's, opened only when there is something to say.
-func hookLog() (*slog.Logger, func()) { return openLog() }
-
 func statusLineCommand() *cobra.Command {
 	return &cobra.Command{
 		Use:   "+statusline",
@@ -96,7 +91,7 @@ func statusLine(payload []byte) string {
 	info := claude.LineInfo{Threshold: p.Threshold}
 	if err != nil {
 		info.Problem = "superclaude: unreadable status-line input"
-		log, done := hookLog()
+		log, done := openLog()
 		log.Warn("status line: unreadable input", "err", err, "bytes", len(payload))
 		done()
 	} else {
@@ -298,7 +293,7 @@ func runHook(sub string, payload []byte, stdout, stderr io.Writer) int {
 	event, known := hookEventNames[sub]
 	in, err := claude.ParseHookInput(payload)
 	if !known || err != nil {
-		log, done := hookLog()
+		log, done := openLog()
 		log.Warn("hook: ignoring", "hook", sub, "known", known, "err", err, "bytes", len(payload))
 		done()
 		return 0
@@ -355,7 +350,7 @@ func logIf(err error, msg string) {
 	if err == nil || errors.Is(err, state.ErrNoSession) {
 		return
 	}
-	log, done := hookLog()
+	log, done := openLog()
 	log.Warn(msg, "err", err)
 	done()
 }

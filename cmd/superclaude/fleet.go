@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -67,7 +68,7 @@ func upCommand() *cobra.Command {
 				n += len(w.Panes)
 			}
 			fmt.Fprintf(c.OutOrStdout(), "fleet %s is up: %d panes, sessions in %s\nattach: tmux %s\n",
-				spec.Name, n, spec.SessionsDir(), joinArgs(attachArgs))
+				spec.Name, n, spec.SessionsDir(), strings.Join(attachArgs, " "))
 			return nil
 		},
 	}
@@ -239,15 +240,4 @@ func whyCommand() *cobra.Command {
 	}
 	sessionsFlags(cmd, &dir, &fleetFile)
 	return cmd
-}
-
-func joinArgs(args []string) string {
-	out := ""
-	for i, a := range args {
-		if i > 0 {
-			out += " "
-		}
-		out += a
-	}
-	return out
 }

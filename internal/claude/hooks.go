@@ -47,8 +47,6 @@ func (in HookInput) Tool() ToolCall {
 		FilePath string `json:"file_path"`
 		Skill    string `json:"skill"`
 		Args     string `json:"args"`
-		// SlashCommand's
-		SlashCommand string `json:"command_name"`
 	}
 	json.Unmarshal(in.ToolInput, &ti)
 	return ToolCall{Name: in.ToolName, Command: ti.Command, FilePath: ti.FilePath, Skill: ti.Skill, Args: ti.Args}

@@ -3,7 +3,6 @@ package claude
 import (
 	"embed"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -195,15 +194,6 @@ func writePlugin(dir, exe string) error {
 		text := strings.NewReplacer("{{SUPERCLAUDE}}", shellQuote(exe), "{{SESSION_COMMAND}}", SessionCommand).Replace(string(b))
 		return os.WriteFile(target, []byte(text), 0o600)
 	})
-}
-
-// PluginText returns an embedded plugin file, for tests and docs.
-func PluginText(name string) (string, error) {
-	b, err := pluginFS.ReadFile("plugin/" + name)
-	if errors.Is(err, fs.ErrNotExist) {
-		return "", fmt.Errorf("no plugin file %s", name)
-	}
-	return string(b), err
 }
 
 // shellQuote quotes s for /bin/sh, which claude runs hook commands with.
