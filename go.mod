@@ -3,16 +3,16 @@ module github.com/superclaude/superclaude
 go 1.26.0
 
 require (
+	github.com/BurntSushi/toml v1.6.0
+	github.com/creack/pty v1.1.24
 	github.com/gofrs/flock v0.13.1
 	github.com/spf13/cobra v1.10.2
+	github.com/thejerf/suture/v4 v4.0.6
 	golang.org/x/sys v0.49.0
+	golang.org/x/term v0.47.0
 )
 
 require (
-	github.com/BurntSushi/toml v1.6.0 // indirect
-	github.com/creack/pty v1.1.24 // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
 	github.com/spf13/pflag v1.0.9 // indirect
-	github.com/thejerf/suture/v4 v4.0.6 // indirect
-	golang.org/x/term v0.47.0 // indirect
 )

@@ -15,8 +15,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/superclaude/superclaude/internal/fakeapi"
-	"github.com/superclaude/superclaude/internal/testbin"
+	"github.com/superclaude/superclaude/internal/testutil/fakeapi"
+	"github.com/superclaude/superclaude/internal/testutil/testbin"
 	"github.com/superclaude/superclaude/state"
 )
 

@@ -14,9 +14,9 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/superclaude/superclaude/internal/fakeagent"
+	"github.com/superclaude/superclaude/internal/testutil/fakeagent"
 	"github.com/superclaude/superclaude/internal/proc"
-	"github.com/superclaude/superclaude/internal/testbin"
+	"github.com/superclaude/superclaude/internal/testutil/testbin"
 	"github.com/superclaude/superclaude/state"
 )
 

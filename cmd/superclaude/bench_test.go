@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/superclaude/superclaude/internal/fakeagent"
-	"github.com/superclaude/superclaude/internal/testbin"
+	"github.com/superclaude/superclaude/internal/testutil/fakeagent"
+	"github.com/superclaude/superclaude/internal/testutil/testbin"
 	"github.com/superclaude/superclaude/state"
 )
 

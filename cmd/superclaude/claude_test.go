@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/superclaude/superclaude/internal/testbin"
+	"github.com/superclaude/superclaude/internal/testutil/testbin"
 )
 
 func sampleText(t *testing.T, name string) string {

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/superclaude/superclaude/internal/testbin"
+	"github.com/superclaude/superclaude/internal/testutil/testbin"
 )
 
 func TestMain(m *testing.M) { testbin.Main(m) }

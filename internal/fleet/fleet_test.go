@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/superclaude/superclaude/internal/fakeagent"
+	"github.com/superclaude/superclaude/internal/testutil/fakeagent"
 	"github.com/superclaude/superclaude/internal/proc"
-	"github.com/superclaude/superclaude/internal/testbin"
+	"github.com/superclaude/superclaude/internal/testutil/testbin"
 )
 
 // The fleet test runs real tmux, the real superclaude binary in each pane,

@@ -11,7 +11,7 @@ import (
 
 	"github.com/superclaude/superclaude/child"
 	"github.com/superclaude/superclaude/internal/guard"
-	"github.com/superclaude/superclaude/internal/testbin"
+	"github.com/superclaude/superclaude/internal/testutil/testbin"
 )
 
 // The helper puts its terminal in raw mode and panics in a goroutine, as a

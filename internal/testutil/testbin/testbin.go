@@ -11,7 +11,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/superclaude/superclaude/internal/fakeagent"
+	"github.com/superclaude/superclaude/internal/testutil/fakeagent"
 )
 
 var (
@@ -71,5 +71,5 @@ func Cleanup() {
 
 func moduleRoot() string {
 	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..")
+	return filepath.Join(filepath.Dir(file), "..", "..", "..")
 }

@@ -1,0 +1,160 @@
+package deps
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/superclaude/superclaude"
+
+// layer ranks every package of the module: a package may import only
+// packages of a lower layer. A new package must be given its layer here,
+// which is the moment to decide where it belongs.
+var layer = map[string]int{
+	"internal/proc":  0,
+	"internal/guard": 0,
+	"internal/tmux":  0,
+
+	"internal/config":  1,
+	"internal/control": 1,
+	"state":            1,
+	"child":            1,
+	"watchdog":         1,
+
+	"internal/claude": 2,
+	"internal/cli":    2,
+	"internal/fleet":  2,
+
+	"supervise": 3,
+
+	"cmd/superclaude": 4,
+
+	// Test support: above everything, so nothing but tests reaches it.
+	"internal/testutil/fakeapi":   5,
+	"internal/testutil/fakeagent": 5,
+	"internal/testutil/testbin":   6,
+	"internal/deps":               7,
+	"e2e":                         7,
+}
+
+type pkg struct {
+	ImportPath   string
+	Imports      []string
+	TestImports  []string
+	XTestImports []string
+}
+
+func listPackages(t *testing.T) []pkg {
+	t.Helper()
+	cmd := exec.Command("go", "list", "-json", module+"/...")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	dec := json.NewDecoder(out)
+	var pkgs []pkg
+	for {
+		var p pkg
+		if err := dec.Decode(&p); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		pkgs = append(pkgs, p)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	return pkgs
+}
+
+func rel(path string) (string, bool) {
+	if path == module {
+		return "", true
+	}
+	return strings.CutPrefix(path, module+"/")
+}
+
+// upward lists every import in pkgs that does not point to a lower layer,
+// and every package the table leaves out.
+func upward(pkgs []pkg, layer map[string]int) []string {
+	var bad []string
+	for _, p := range pkgs {
+		name, _ := rel(p.ImportPath)
+		from, ok := layer[name]
+		if !ok {
+			bad = append(bad, "package "+name+" has no layer: add it to the table in deps_test.go")
+			continue
+		}
+		for _, imp := range p.Imports {
+			to, ours := rel(imp)
+			if !ours {
+				continue
+			}
+			l, ok := layer[to]
+			switch {
+			case !ok:
+				bad = append(bad, name+" imports "+to+", which has no layer")
+			case l >= from:
+				bad = append(bad, fmt.Sprintf("%s (layer %d) imports %s (layer %d): imports must point down", name, from, to, l))
+			}
+		}
+	}
+	return bad
+}
+
+// TestImportDirection fails when a package imports one of its own layer or
+// above: an import pointing upward, which would let the layering drift.
+func TestImportDirection(t *testing.T) {
+	pkgs := listPackages(t)
+	if len(pkgs) < len(layer)/2 {
+		t.Fatalf("go list found only %d packages", len(pkgs))
+	}
+	for _, msg := range upward(pkgs, layer) {
+		t.Error(msg)
+	}
+}
+
+// TestUpwardImportsAreFound runs the check on made-up packages: a table
+// that let everything through would fail here.
+func TestUpwardImportsAreFound(t *testing.T) {
+	pkgs := []pkg{
+		{ImportPath: module + "/state", Imports: []string{module + "/supervise", "fmt"}},
+		{ImportPath: module + "/internal/proc", Imports: []string{module + "/internal/tmux"}},
+		{ImportPath: module + "/supervise", Imports: []string{module + "/state", module + "/internal/new"}},
+		{ImportPath: module + "/internal/new"},
+	}
+	got := upward(pkgs, layer)
+	want := []string{
+		"state (layer 1) imports supervise (layer 3): imports must point down",
+		"internal/proc (layer 0) imports internal/tmux (layer 0): imports must point down",
+		"supervise imports internal/new, which has no layer",
+		"package internal/new has no layer: add it to the table in deps_test.go",
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("got\n%q\nwant\n%q", got, want)
+	}
+}
+
+// TestTestDoublesStayInTests: product code never imports internal/testutil;
+// only _test.go files do.
+func TestTestDoublesStayInTests(t *testing.T) {
+	for _, p := range listPackages(t) {
+		name, _ := rel(p.ImportPath)
+		if strings.HasPrefix(name, "internal/testutil/") || name == "internal/deps" || name == "e2e" {
+			continue
+		}
+		for _, imp := range p.Imports {
+			if to, ours := rel(imp); ours && strings.HasPrefix(to, "internal/testutil/") {
+				t.Errorf("product package %s imports the test double %s", name, to)
+			}
+		}
+	}
+}

@@ -1,0 +1,5 @@
+// Package deps holds no code: its test checks that superclaude's packages
+// import each other in one direction only (DESIGN.md: cmd → supervise →
+// {child, watchdog, state, internal/claude …} → internal/proc), and that no
+// product package imports a test double from internal/testutil.
+package deps
