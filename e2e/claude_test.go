@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/superclaude/superclaude/internal/claude"
+	"github.com/superclaude/superclaude/internal/proc"
 	"github.com/superclaude/superclaude/internal/testutil/fakeapi"
 	"github.com/superclaude/superclaude/internal/testutil/testbin"
 	"github.com/superclaude/superclaude/state"
@@ -129,8 +131,9 @@ func (w *world) waitState(supervisor int, what string, ok func(*state.State) boo
 	w.t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		if s, err := state.Open(w.sessions); err == nil {
-			if sess, err := s.FindByOwner(supervisor); err == nil && ok(sess.State) {
+		if s, err := state.OpenIn(w.sessions, filepath.Join(w.state, "index")); err == nil {
+			id, _ := proc.Of(supervisor)
+			if sess, err := s.FindByOwner(id); err == nil && ok(sess.State) {
 				return sess
 			}
 		}
@@ -220,7 +223,7 @@ func TestOverflowRestartEndToEnd(t *testing.T) {
 		t.Fatalf("agent starts: %v", starts)
 	}
 	second := starts[1]
-	if !slices.Contains(second, state.ContinuePrompt(name, "", "")) || slices.Contains(second, "--resume") {
+	if !slices.Contains(second, claude.ContinuePrompt(name, "", "")) || slices.Contains(second, "--resume") {
 		t.Fatalf("second start args %q: want the continuation prompt and no --resume", second)
 	}
 

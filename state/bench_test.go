@@ -19,6 +19,7 @@ func populate(b *testing.B, n int) *Store {
 	if err != nil {
 		b.Fatal(err)
 	}
+	os.MkdirAll(s.Root, 0o700)
 	me, _ := proc.Self()
 	for i := 0; i < n; i++ {
 		pid := 0
@@ -64,10 +65,11 @@ func BenchmarkFindByOwner(b *testing.B) {
 	for _, n := range []int{10, 10000} {
 		b.Run("sessions="+strconv.Itoa(n), func(b *testing.B) {
 			s := populate(b, n)
+			me, _ := proc.Self()
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				if _, err := s.FindByOwner(os.Getpid()); err != nil {
+				if _, err := s.FindByOwner(me); err != nil {
 					b.Fatal(err)
 				}
 			}

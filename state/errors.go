@@ -91,7 +91,7 @@ func (s *State) validate(now time.Time) error {
 	for _, t := range []struct {
 		name string
 		v    time.Time
-	}{{"startedAt", s.StartedAt}, {"lastHeartbeat", s.LastHeartbeat}} {
+	}{{"startedAt", s.StartedAt}, {"lastHeartbeat", s.LastHeartbeat}, {"activatedAt", s.ActivatedAt}} {
 		if !t.v.IsZero() && t.v.After(limit) {
 			return &fieldError{t.name, fmt.Sprintf("%s is in the future", FormatTime(t.v))}
 		}

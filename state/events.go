@@ -64,6 +64,9 @@ func (s *Store) Append(ev Event) error {
 		return err
 	}
 	line = append(line, '\n')
+	if err := os.MkdirAll(s.Root, 0o700); err != nil {
+		return err
+	}
 	s.rotateEvents()
 	f, err := os.OpenFile(s.eventsPath(), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
@@ -83,7 +86,7 @@ func (s *Store) rotateEvents() {
 	if fi, err := os.Stat(s.eventsPath()); err != nil || fi.Size() < MaxEventsSize {
 		return
 	}
-	l, err := s.lockIndex()
+	l, err := s.index.lock()
 	if err != nil {
 		return
 	}
@@ -146,7 +149,7 @@ func quote(s string) string {
 // heartbeat ticks are left out so that the log explains, not floods.
 var transitionFields = []string{
 	"lifecycle", "overflowed", "killRequested", "sessionId", "pid",
-	"fleetPaneId", "skill", "currentPhase", "restartPrompt",
+	"fleetPaneId", "skill", "currentPhase", "restartPrompt", "auto",
 }
 
 // Changes returns the transition fields that differ between before and

@@ -15,38 +15,67 @@ import (
 	"github.com/superclaude/superclaude/internal/proc"
 )
 
-// The index lives in <root>/.index: pane/<key> and pid/<pid> each hold the
-// name of a session, and built records the root directory's mtime when the
-// index was last known to match the files. Writers hold .index/lock; readers
-// need no lock because every entry is replaced by rename.
-const indexDir = ".index"
+// Index is the lookup index: which session belongs to a pane, which one a
+// supervisor activated last, which supervisor runs a conversation (the
+// leases), and which sessions roots exist.
+//
+// One index can serve many sessions roots. superclaude keeps one per user
+// (under its state directory), so that "which session is mine" is a single
+// lookup wherever the session lives — in a project's own sessions/
+// directory, which a skill names with `+session activate sessions/X`, or in
+// the user's default one — and `+status` can list every root from
+// anywhere. [Open] without an index directory keeps a private one inside
+// the root (<root>/.index), which is what tests and single-root tools use.
+//
+// Layout of Dir: pane/<key> and pid/<pid> each hold the absolute directory
+// of a session; lease/<id> the identity of the supervisor running that
+// conversation; roots/<key> the path of a sessions root; built the mtimes
+// of the roots when the index last matched their files. Writers hold
+// Dir/lock; readers need no lock, because every entry is replaced by
+// rename.
+//
+// The index is a cache, never trusted blindly: every hit is checked
+// against its state file, and a miss, a mismatch or a root changed behind
+// its back (its mtime moved: a session directory created or removed by
+// another tool) rebuilds it from the files.
+type Index struct {
+	// Dir is the index's directory. Nothing is created in it until a
+	// session is written.
+	Dir string
+}
 
+// Index kinds, one directory each.
 const (
-	kindPane = "pane"
-	kindPID  = "pid"
+	kindPane  = "pane"
+	kindPID   = "pid"
+	kindLease = "lease"
+	kindRoot  = "roots"
 )
+
+// indexDir is the name of a root's private index directory.
+const indexDir = ".index"
 
 // ErrNotFound reports that no session matches a lookup.
 var ErrNotFound = errors.New("no session found")
 
-func (s *Store) indexPath(parts ...string) string {
-	return filepath.Join(append([]string{s.Root, indexDir}, parts...)...)
+func (x *Index) path(parts ...string) string {
+	return filepath.Join(append([]string{x.Dir}, parts...)...)
 }
 
-func (s *Store) ensureIndexDirs() error {
-	for _, k := range []string{kindPane, kindPID} {
-		if err := os.MkdirAll(s.indexPath(k), 0o700); err != nil {
-			return fmt.Errorf("index: %w", err)
+func (x *Index) ensure(kinds ...string) error {
+	for _, k := range kinds {
+		if err := os.MkdirAll(x.path(k), 0o700); err != nil {
+			return fmt.Errorf("session index: %w", err)
 		}
 	}
 	return nil
 }
 
-func (s *Store) lockIndex() (*flock.Flock, error) {
-	if err := s.ensureIndexDirs(); err != nil {
-		return nil, err
+func (x *Index) lock() (*flock.Flock, error) {
+	if err := os.MkdirAll(x.Dir, 0o700); err != nil {
+		return nil, fmt.Errorf("session index: %w", err)
 	}
-	l := flock.New(s.indexPath("lock"), flock.SetPermissions(0o600))
+	l := flock.New(x.path("lock"), flock.SetPermissions(0o600))
 	if err := l.Lock(); err != nil {
 		return nil, fmt.Errorf("lock the session index: %w", err)
 	}
@@ -54,134 +83,208 @@ func (s *Store) lockIndex() (*flock.Flock, error) {
 }
 
 func entryName(kind, key string) string {
-	if kind == kindPane {
-		return base64.RawURLEncoding.EncodeToString([]byte(key))
+	if kind == kindPID {
+		return key
 	}
-	return key
+	return base64.RawURLEncoding.EncodeToString([]byte(key))
 }
 
-func (s *Store) indexGet(kind, key string) (string, bool) {
-	b, err := os.ReadFile(s.indexPath(kind, entryName(kind, key)))
+// get returns the session directory an entry names. Entries of an older
+// layout (a bare name) or anything not an absolute path are misses.
+func (x *Index) get(kind, key string) (string, bool) {
+	b, err := os.ReadFile(x.path(kind, entryName(kind, key)))
 	if err != nil {
 		return "", false
 	}
-	name := strings.TrimSpace(string(b))
-	return name, CheckName(name) == nil
+	dir := strings.TrimSpace(string(b))
+	if !filepath.IsAbs(dir) || CheckName(filepath.Base(dir)) != nil {
+		return "", false
+	}
+	return filepath.Clean(dir), true
 }
 
-func (s *Store) indexSet(kind, key, name string) error {
-	return writeFileAtomicNoSync(s.indexPath(kind), entryName(kind, key), []byte(name+"\n"))
+func (x *Index) set(kind, key, dir string) error {
+	if err := x.ensure(kind); err != nil {
+		return err
+	}
+	return writeFileAtomicNoSync(x.path(kind), entryName(kind, key), []byte(dir+"\n"))
 }
 
-// indexDel removes an entry if it still names name.
-func (s *Store) indexDel(kind, key, name string) {
-	if got, ok := s.indexGet(kind, key); ok && got == name {
-		os.Remove(s.indexPath(kind, entryName(kind, key)))
+// del removes an entry if it still names dir.
+func (x *Index) del(kind, key, dir string) {
+	if got, ok := x.get(kind, key); ok && got == dir {
+		os.Remove(x.path(kind, entryName(kind, key)))
 	}
 }
 
-type builtMarker struct {
-	RootMtime int64 `json:"rootMtime"`
+// register records root as a sessions root, once.
+func (x *Index) register(root string) error {
+	name := entryName(kindRoot, root)
+	if _, err := os.Stat(x.path(kindRoot, name)); err == nil {
+		return nil
+	}
+	if err := x.ensure(kindRoot); err != nil {
+		return err
+	}
+	return writeFileAtomicNoSync(x.path(kindRoot), name, []byte(root+"\n"))
 }
 
-func (s *Store) rootMtime() (int64, bool) {
-	fi, err := os.Stat(s.Root)
+// Roots lists the sessions roots the index knows, whether or not they
+// still exist.
+func (x *Index) Roots() []string {
+	files, err := os.ReadDir(x.path(kindRoot))
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, f := range files {
+		if strings.HasPrefix(f.Name(), ".") {
+			continue
+		}
+		b, err := os.ReadFile(x.path(kindRoot, f.Name()))
+		if err != nil {
+			continue
+		}
+		if root := strings.TrimSpace(string(b)); filepath.IsAbs(root) {
+			out = append(out, filepath.Clean(root))
+		}
+	}
+	return out
+}
+
+// built is the record of when the index last matched the files: each
+// root's mtime at that moment.
+type built struct {
+	Roots map[string]int64 `json:"roots"`
+}
+
+func (x *Index) readBuilt() built {
+	var b built
+	if data, err := os.ReadFile(x.path("built")); err == nil {
+		json.Unmarshal(data, &b)
+	}
+	if b.Roots == nil {
+		b.Roots = map[string]int64{}
+	}
+	return b
+}
+
+func (x *Index) writeBuilt(b built) {
+	data, _ := json.Marshal(b)
+	writeFileAtomicNoSync(x.Dir, "built", data)
+}
+
+func rootMtime(root string) (int64, bool) {
+	fi, err := os.Stat(root)
 	if err != nil {
 		return 0, false
 	}
 	return fi.ModTime().UnixNano(), true
 }
 
-// indexFresh reports whether the index matched the files when the root
-// directory last changed: a session directory created or removed by anyone
-// but this package makes it stale. It returns the root's mtime too.
-func (s *Store) indexFresh() (int64, bool) {
-	m, ok := s.rootMtime()
+// fresh reports whether the index matched the files of every root it knows
+// (and of also, when it exists) when each last changed: a session
+// directory created or removed by anyone but this package makes it stale.
+func (x *Index) fresh(also string) bool {
+	b := x.readBuilt()
+	roots := x.Roots()
+	if also != "" {
+		roots = append(roots, also)
+	}
+	for _, r := range roots {
+		m, ok := rootMtime(r)
+		if !ok {
+			if _, known := b.Roots[r]; known {
+				return false // a root that went away
+			}
+			continue
+		}
+		if b.Roots[r] != m {
+			return false
+		}
+	}
+	return true
+}
+
+// rootFresh reports whether the index matched root's files when root last
+// changed, and returns root's mtime.
+func (x *Index) rootFresh(root string) (int64, bool) {
+	m, ok := rootMtime(root)
 	if !ok {
 		return 0, false
 	}
-	b, err := os.ReadFile(s.indexPath("built"))
-	if err != nil {
-		return m, false
+	got, known := x.readBuilt().Roots[root]
+	return m, known && got == m
+}
+
+// touch records that root's new mtime is ours (a session directory we just
+// created and are indexing), provided the index was fresh for root at
+// prev. The caller holds the lock.
+func (x *Index) touch(root string, prev int64) {
+	b := x.readBuilt()
+	if got, known := b.Roots[root]; !known || got != prev {
+		return
 	}
-	var mk builtMarker
-	if json.Unmarshal(b, &mk) != nil {
-		return m, false
+	if m, ok := rootMtime(root); ok {
+		b.Roots[root] = m
+		x.writeBuilt(b)
 	}
-	return m, mk.RootMtime == m
 }
 
 // indexChanges reports whether a write from before to after moves the
-// session's pane or PID, and so must go through the index.
+// session's pane or owner, or activates it, and so must go through the
+// index.
 func indexChanges(before, after *State) bool {
-	return before.FleetPaneID != after.FleetPaneID || before.PID != after.PID
+	return before.FleetPaneID != after.FleetPaneID || before.PID != after.PID ||
+		!before.ActivatedAt.Equal(after.ActivatedAt)
 }
 
-// indexTouch records that the root's new mtime is ours (we just created a
-// session directory and are indexing it), provided the index was fresh at
-// prev. The caller holds the index lock.
-func (s *Store) indexTouch(prev int64) {
-	b, err := os.ReadFile(s.indexPath("built"))
-	var mk builtMarker
-	if err != nil || json.Unmarshal(b, &mk) != nil || mk.RootMtime != prev {
-		return
-	}
-	if m, ok := s.rootMtime(); ok {
-		s.writeBuilt(m)
-	}
-}
-
-func (s *Store) writeBuilt(m int64) {
-	b, _ := json.Marshal(builtMarker{RootMtime: m})
-	writeFileAtomicNoSync(s.indexPath(), "built", b)
-}
-
-// indexAdd points the index at name for the pane and PID that after has
-// and before did not. The caller holds the index lock.
-func (s *Store) indexAdd(name string, before, after *State) error {
+// add points the index at dir for the pane and PID that after has and
+// before did not, and for after's PID on every activation: the PID entry
+// names the session its supervisor activated last. The caller holds the
+// lock.
+func (x *Index) add(dir string, before, after *State) error {
 	if after.FleetPaneID != "" && after.FleetPaneID != before.FleetPaneID {
-		if err := s.indexSet(kindPane, after.FleetPaneID, name); err != nil {
+		if err := x.set(kindPane, after.FleetPaneID, dir); err != nil {
 			return err
 		}
 	}
-	if after.PID > 0 && after.PID != before.PID {
-		if err := s.indexSet(kindPID, strconv.Itoa(after.PID), name); err != nil {
+	if after.PID > 0 && (after.PID != before.PID || !after.ActivatedAt.Equal(before.ActivatedAt)) {
+		if err := x.set(kindPID, strconv.Itoa(after.PID), dir); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// indexRemoveStale drops the entries for the pane and PID before had and
-// after no longer has. The caller holds the index lock.
-func (s *Store) indexRemoveStale(name string, before, after *State) {
+// removeStale drops the entries for the pane and PID before had and after
+// no longer has. The caller holds the lock.
+func (x *Index) removeStale(dir string, before, after *State) {
 	if before.FleetPaneID != "" && before.FleetPaneID != after.FleetPaneID {
-		s.indexDel(kindPane, before.FleetPaneID, name)
+		x.del(kindPane, before.FleetPaneID, dir)
 	}
 	if before.PID > 0 && before.PID != after.PID {
-		s.indexDel(kindPID, strconv.Itoa(before.PID), name)
+		x.del(kindPID, strconv.Itoa(before.PID), dir)
 	}
 }
 
-// Reindex rebuilds the index from the state files. Lookups call it when
-// the index is missing or wrong; it scans every session, so it costs time
-// in proportion to their number.
+// Reindex rebuilds the index from the state files of every root it knows
+// and of the store's own. Lookups call it when the index is missing or
+// wrong; it reads every session, so it costs time in proportion to their
+// number.
 func (s *Store) Reindex() error {
-	l, err := s.lockIndex()
+	x := s.index
+	l, err := x.lock()
 	if err != nil {
 		return err
 	}
 	defer l.Unlock()
-	// The mtime is read before the scan: a directory created during the
-	// scan makes the index stale again instead of being missed.
-	m, ok := s.rootMtime()
-	if !ok {
-		return fmt.Errorf("sessions directory %s is gone", s.Root)
+	roots := x.Roots()
+	if _, err := os.Stat(s.Root); err == nil {
+		roots = append(roots, s.Root)
+		x.register(s.Root)
 	}
-	sessions, err := s.List()
-	if err != nil {
-		return err
-	}
+	b := built{Roots: map[string]int64{}}
 	want := map[string]map[string]string{kindPane: {}, kindPID: {}}
 	best := map[string]map[string]*State{kindPane: {}, kindPID: {}}
 	put := func(kind, key string, sess Session) {
@@ -189,44 +292,65 @@ func (s *Store) Reindex() error {
 			return
 		}
 		best[kind][key] = sess.State
-		want[kind][key] = sess.Name
+		want[kind][key] = sess.Dir
 	}
-	for _, sess := range sessions {
-		if sess.State.FleetPaneID != "" {
-			put(kindPane, sess.State.FleetPaneID, sess)
+	seen := map[string]bool{}
+	for _, root := range roots {
+		if seen[root] {
+			continue
 		}
-		if sess.State.PID > 0 {
-			put(kindPID, strconv.Itoa(sess.State.PID), sess)
+		seen[root] = true
+		// The mtime is read before the scan: a directory created during
+		// the scan makes the index stale again instead of being missed.
+		m, ok := rootMtime(root)
+		if !ok {
+			continue
+		}
+		sessions, err := s.at(root).List()
+		if err != nil {
+			continue
+		}
+		b.Roots[root] = m
+		for _, sess := range sessions {
+			if sess.State.FleetPaneID != "" {
+				put(kindPane, sess.State.FleetPaneID, sess)
+			}
+			if sess.State.PID > 0 {
+				put(kindPID, strconv.Itoa(sess.State.PID), sess)
+			}
 		}
 	}
 	for kind, entries := range want {
 		keep := map[string]bool{}
-		for key, name := range entries {
+		for key, dir := range entries {
 			keep[entryName(kind, key)] = true
-			if got, ok := s.indexGet(kind, key); ok && got == name {
+			if got, ok := x.get(kind, key); ok && got == dir {
 				continue
 			}
-			if err := s.indexSet(kind, key, name); err != nil {
+			if err := x.set(kind, key, dir); err != nil {
 				return err
 			}
 		}
-		files, _ := os.ReadDir(s.indexPath(kind))
+		files, _ := os.ReadDir(x.path(kind))
 		for _, f := range files {
 			if keep[f.Name()] || strings.HasPrefix(f.Name(), ".") {
 				continue
 			}
-			os.Remove(s.indexPath(kind, f.Name()))
+			os.Remove(x.path(kind, f.Name()))
 		}
 	}
-	s.writeBuilt(m)
+	x.writeBuilt(b)
 	return nil
 }
 
 // preferred reports whether a should own an index key over b when two
-// session files claim the same pane or PID, as seed-era files can: a live
-// session over a completed one, then the more recent heartbeat, then the
-// later start.
+// session files claim the same pane or PID, as seed-era files can: the
+// later activation, then a live session over a completed one, then the
+// more recent heartbeat, then the later start.
 func preferred(a, b *State) bool {
+	if !a.ActivatedAt.Equal(b.ActivatedAt) {
+		return a.ActivatedAt.After(b.ActivatedAt)
+	}
 	if (a.Lifecycle == Completed) != (b.Lifecycle == Completed) {
 		return b.Lifecycle == Completed
 	}
@@ -254,21 +378,31 @@ func OwnerAlive(st *State) bool {
 	return proc.Alive(Owner(st))
 }
 
+// OwnedBy reports whether st names id as its owner: the same PID and, when
+// both record one, the same start time. A seed-era file (no start time)
+// matches by PID.
+func OwnedBy(st *State, id proc.Identity) bool {
+	if id.PID <= 0 || st.PID != id.PID {
+		return false
+	}
+	return st.PIDStart == 0 || id.Start == 0 || (st.PIDStart == id.Start && (st.PIDBoot == "" || id.Boot == "" || st.PIDBoot == id.Boot))
+}
+
 // lookup resolves one index key. match says whether a loaded state really
 // answers the lookup. A hit is checked against its file; a stale hit, or a
 // miss while the index is stale, rebuilds the index once and asks again.
 func (s *Store) lookup(kind, key string, match func(*State) bool) (*Session, error) {
 	for attempt := 0; attempt < 2; attempt++ {
-		name, ok := s.indexGet(kind, key)
+		dir, ok := s.index.get(kind, key)
 		if ok {
-			st, err := s.Load(name)
-			if err == nil && match(st) {
-				return &Session{Name: name, Dir: filepath.Join(s.Root, name), State: st}, nil
+			sess, err := s.at(filepath.Dir(dir)).session(filepath.Base(dir))
+			if err == nil && match(sess.State) {
+				return sess, nil
 			}
 			if err != nil && !errors.Is(err, ErrNoSession) {
 				s.report(err)
 			}
-		} else if _, fresh := s.indexFresh(); fresh {
+		} else if s.index.fresh(s.Root) {
 			return nil, ErrNotFound
 		}
 		if attempt == 0 {
@@ -280,7 +414,8 @@ func (s *Store) lookup(kind, key string, match func(*State) bool) (*Session, err
 	return nil, ErrNotFound
 }
 
-// FindByPane returns the session whose fleetPaneId is pane.
+// FindByPane returns the session whose fleetPaneId is pane, in any root
+// the index knows.
 func (s *Store) FindByPane(pane string) (*Session, error) {
 	if pane == "" {
 		return nil, ErrNotFound
@@ -288,25 +423,40 @@ func (s *Store) FindByPane(pane string) (*Session, error) {
 	return s.lookup(kindPane, pane, func(st *State) bool { return st.FleetPaneID == pane })
 }
 
-// FindByOwner returns the session whose pid is pid, provided that owner is
-// alive (verified by start time when the file records one).
-func (s *Store) FindByOwner(pid int) (*Session, error) {
-	if pid <= 0 {
+// FindByOwner returns the session the supervisor id activated last,
+// provided it still names id as its owner and id is alive (verified by
+// start time when the file records one).
+func (s *Store) FindByOwner(id proc.Identity) (*Session, error) {
+	if id.PID <= 0 {
 		return nil, ErrNotFound
 	}
-	return s.lookup(kindPID, strconv.Itoa(pid), func(st *State) bool {
-		return st.PID == pid && OwnerAlive(st)
+	return s.lookup(kindPID, strconv.Itoa(id.PID), func(st *State) bool {
+		return OwnedBy(st, id) && OwnerAlive(st)
 	})
 }
 
-// Find is seed 000 §2's lookup: the pane's session first, then the live
-// supervisor's. Either key may be empty.
-func (s *Store) Find(pane string, pid int) (*Session, error) {
-	sess, err := s.FindByPane(pane)
+// Mine is the one answer to "which session does this agent work in now",
+// asked at every use — a status-line tick, a hook, a restart request, the
+// decision after the agent exits — and never cached: a skill may have
+// activated another session a moment ago (seed 000 S7, S8; R3).
+//
+// It is the session the supervisor owner activated last; failing that, the
+// session of pane, unless another live supervisor owns that one. The
+// owner comes first because a pane's label can change under a running
+// agent (R6), while the supervisor's identity cannot.
+func (s *Store) Mine(owner proc.Identity, pane string) (*Session, error) {
+	sess, err := s.FindByOwner(owner)
 	if err == nil || !errors.Is(err, ErrNotFound) {
 		return sess, err
 	}
-	return s.FindByOwner(pid)
+	sess, err = s.FindByPane(pane)
+	if err != nil {
+		return nil, err
+	}
+	if !OwnedBy(sess.State, owner) && OwnerAlive(sess.State) {
+		return nil, ErrNotFound
+	}
+	return sess, nil
 }
 
 // writeFileAtomicNoSync replaces dir/base by rename without fsync: for the

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/superclaude/superclaude/internal/proc"
 )
@@ -21,6 +22,11 @@ import (
 type Caller struct {
 	Owner proc.Identity
 	Pane  string
+	// Auto marks the supervisor's own activation of a session for an agent
+	// whose skills activate none (see State.Auto).
+	Auto bool
+	// ProjectDir is the agent's working directory, recorded when set.
+	ProjectDir string
 }
 
 // ErrOwned reports that another live supervisor owns a session (invariant
@@ -30,24 +36,47 @@ var ErrOwned = errors.New("session is owned by another live supervisor")
 // Activate creates or re-activates a session for skill, owned by c.Owner in
 // c.Pane. It writes pid, skill, lifecycle=active, loading=true,
 // overflowed=false, killRequested=false, fleetPaneId, startedAt (when
-// new), toolCallsSinceLastLog=0 and the heartbeat thresholds 3 and 10.
+// new), toolCallsSinceLastLog=0 and the heartbeat thresholds 3 and 10 —
+// seed 000's activate — and superclaude's activatedAt, auto and
+// projectDir.
+//
+// An auto activation (the supervisor's own session, see State.Auto) also
+// deletes sessionId: it starts a new conversation.
 //
 // It refuses a session whose recorded owner is a different process that is
 // still alive (invariant 2), and it clears fleetPaneId from the session
-// that held c.Pane before (invariant 1: one session per pane).
+// that held c.Pane before (invariant 1: one session per pane). A session
+// the supervisor had activated on its own (auto) that this activation
+// takes over from is marked completed: the agent works in the new one now,
+// and the old one must not look like a second live session of the pane.
 func (s *Store) Activate(name, skill string, c Caller) (*State, error) {
-	var prev *Session
+	dir, err := s.Dir(name)
+	if err != nil {
+		return nil, err
+	}
+	var prevPane, prevAuto *Session
 	if c.Pane != "" {
-		if p, err := s.FindByPane(c.Pane); err == nil && p.Name != name {
-			prev = p
+		if p, err := s.FindByPane(c.Pane); err == nil && p.Dir != dir {
+			prevPane = p
+		}
+	}
+	// latest is the owner's latest activation so far, of any session.
+	var latest time.Time
+	if p, err := s.FindByOwner(c.Owner); err == nil {
+		latest = p.State.ActivatedAt
+		if !c.Auto && p.Dir != dir && p.State.Auto && p.State.Lifecycle != Completed {
+			prevAuto = p
 		}
 	}
 	reason := "activate"
 	if skill != "" {
 		reason += " " + skill
 	}
+	if c.Auto {
+		reason = "activate (the supervisor's own session)"
+	}
 	st, err := s.Update(name, reason, func(st *State) error {
-		if st.Exists() && st.PID > 0 && st.PID != c.Owner.PID && OwnerAlive(st) {
+		if st.Exists() && st.PID > 0 && !OwnedBy(st, c.Owner) && OwnerAlive(st) {
 			return fmt.Errorf("%w: %s belongs to pid %d", ErrOwned, name, st.PID)
 		}
 		loading := true
@@ -61,6 +90,25 @@ func (s *Store) Activate(name, skill string, c Caller) (*State, error) {
 		if st.StartedAt.IsZero() {
 			st.StartedAt = s.now()
 		}
+		// Strictly later than the last activation, even on a clock that
+		// stood still or stepped back: the latest activation decides which
+		// session its supervisor's agent works in.
+		if st.ActivatedAt.After(latest) {
+			latest = st.ActivatedAt
+		}
+		st.ActivatedAt = s.now()
+		if !st.ActivatedAt.After(latest) {
+			st.ActivatedAt = latest.Add(time.Nanosecond)
+		}
+		st.Auto = c.Auto
+		if c.Auto {
+			// The supervisor's own session starts a new conversation;
+			// a reused directory's old id is not it.
+			st.SessionID = ""
+		}
+		if c.ProjectDir != "" {
+			st.ProjectDir = c.ProjectDir
+		}
 		st.ToolCallsSinceLastLog = 0
 		st.ToolUseWithoutLogsWarnAfter = DefaultWarnAfter
 		st.ToolUseWithoutLogsBlockAfter = DefaultBlockAfter
@@ -69,8 +117,8 @@ func (s *Store) Activate(name, skill string, c Caller) (*State, error) {
 	if err != nil {
 		return nil, err
 	}
-	if prev != nil {
-		_, err := s.Update(prev.Name, "pane "+c.Pane+" claimed by "+name, func(o *State) error {
+	if prevPane != nil {
+		_, err := prevPane.Store.Update(prevPane.Name, "pane "+c.Pane+" claimed by "+name, func(o *State) error {
 			if !o.Exists() {
 				return errSkip
 			}
@@ -80,7 +128,22 @@ func (s *Store) Activate(name, skill string, c Caller) (*State, error) {
 			return nil
 		})
 		if err != nil && !errors.Is(err, errSkip) {
-			s.report(fmt.Errorf("activate %s: releasing pane %s from %s: %w", name, c.Pane, prev.Name, err))
+			s.report(fmt.Errorf("activate %s: releasing pane %s from %s: %w", name, c.Pane, prevPane.Name, err))
+		}
+	}
+	if prevAuto != nil {
+		_, err := prevAuto.Store.Update(prevAuto.Name, "taken over by "+dir, func(o *State) error {
+			if !o.Exists() || !o.Auto || !OwnedBy(o, c.Owner) {
+				return errSkip
+			}
+			o.Lifecycle = Completed
+			if o.SessionDescription == "" {
+				o.SessionDescription = "The supervisor's own session, until " + dir + " was activated."
+			}
+			return nil
+		})
+		if err != nil && !errors.Is(err, errSkip) {
+			s.report(fmt.Errorf("activate %s: retiring %s: %w", name, prevAuto.Name, err))
 		}
 	}
 	return st, nil
@@ -129,36 +192,14 @@ func (s *Store) Deactivate(name, description, keywords string) (*State, error) {
 	})
 }
 
-// DefaultPhase is the phase a restart prompt names when none was recorded.
-const DefaultPhase = "Phase 1: Setup"
-
-// SessionCommand is the seeds' /session command as superclaude ships it to
-// Claude Code: a plugin command, which Claude Code names
-// /<plugin>:<command>. A bare /session would be an unknown command in a
-// fresh Claude, and an unknown first prompt is dropped unsent.
-const SessionCommand = "/superclaude:session"
-
-// ContinuePrompt is the first prompt of a fresh agent after an overflow
-// restart: the session command's continue with the session, skill and
-// phase. It travels as one argument, never through a shell.
-func ContinuePrompt(name, skill, phase string) string {
-	if phase == "" {
-		phase = DefaultPhase
-	}
-	p := SessionCommand + " continue --session " + name
-	if skill != "" {
-		p += " --skill " + skill
-	}
-	return p + " --phase " + quote(phase)
-}
-
 // RequestRestart prepares an overflow restart, state only: killRequested,
-// restartPrompt, contextUsage=0, sessionId deleted. Killing the agent is
-// the supervisor's watchdog's job.
-func (s *Store) RequestRestart(name string) (*State, error) {
+// restartPrompt (what prompt returns for the state under the lock),
+// contextUsage=0, sessionId deleted. Killing the agent is the supervisor's
+// watchdog's job.
+func (s *Store) RequestRestart(name string, prompt func(st *State) string) (*State, error) {
 	return s.existing(name, "restart requested", func(st *State) error {
 		st.KillRequested = true
-		st.RestartPrompt = ContinuePrompt(name, st.Skill, st.CurrentPhase)
+		st.RestartPrompt = prompt(st)
 		st.ContextUsage = 0
 		st.SessionID = ""
 		return nil

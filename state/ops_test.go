@@ -84,7 +84,7 @@ func TestWriterAudit(t *testing.T) {
 				return s.Activate("sess", "test", Caller{Owner: me, Pane: "fleet:meta:Sessions"})
 			},
 			// startedAt stays: the session already has one.
-			writes: []string{"fleetPaneId", "killRequested", "lifecycle", "loading", "overflowed",
+			writes: []string{"activatedAt", "fleetPaneId", "killRequested", "lifecycle", "loading", "overflowed",
 				"pid", "pidBoot", "pidStart", "skill", "toolCallsSinceLastLog",
 				"toolUseWithoutLogsBlockAfter", "toolUseWithoutLogsWarnAfter"},
 			check: func(t *testing.T, st *State) {
@@ -123,10 +123,10 @@ func TestWriterAudit(t *testing.T) {
 		},
 		{
 			cmd:    "restart",
-			run:    func(s *Store) (*State, error) { return s.RequestRestart("sess") },
+			run:    func(s *Store) (*State, error) { return s.RequestRestart("sess", testPrompt) },
 			writes: []string{"contextUsage", "killRequested", "restartPrompt", "sessionId(deleted)"},
 			check: func(t *testing.T, st *State) {
-				want := `/superclaude:session continue --session sess --skill implement --phase "Phase 3: Execution"`
+				want := `continue implement at Phase 3: Execution`
 				if !st.KillRequested || st.RestartPrompt != want || st.ContextUsage != 0 || st.SessionID != "" {
 					t.Errorf("restart wrote %+v", st)
 				}
@@ -189,7 +189,7 @@ func TestCommandsOnMissingSessionFail(t *testing.T) {
 	for name, op := range map[string]func() (*State, error){
 		"phase":      func() (*State, error) { return s.Phase("nope", "x") },
 		"deactivate": func() (*State, error) { return s.Deactivate("nope", "", "") },
-		"restart":    func() (*State, error) { return s.RequestRestart("nope") },
+		"restart":    func() (*State, error) { return s.RequestRestart("nope", testPrompt) },
 		"target":     func() (*State, error) { return s.Target("nope", "f") },
 		"update":     func() (*State, error) { return s.Set("nope", []string{"a=1"}) },
 	} {
@@ -273,31 +273,99 @@ func TestActivateClaimsThePaneFromOtherSessions(t *testing.T) {
 	}
 }
 
-func TestLookupPaneFirstThenVerifiedOwner(t *testing.T) {
+// testPrompt stands in for an agent profile's restart prompt, which the
+// caller of RequestRestart computes from the state under the lock.
+func testPrompt(st *State) string { return "continue " + st.Skill + " at " + st.CurrentPhase }
+
+func TestMineIsTheOwnersLatestActivationThenThePane(t *testing.T) {
 	s := newStore(t)
 	me, _ := proc.Self()
 	other := startSleeper(t)
-	if _, err := s.Activate("by-pane", "a", Caller{Owner: other, Pane: "fleet:w:P"}); err != nil {
+	if _, err := s.Activate("other-pane", "a", Caller{Owner: other, Pane: "fleet:w:P"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Activate("by-pid", "a", Caller{Owner: me}); err != nil {
+	if _, err := s.Activate("first", "a", Caller{Owner: me}); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := s.Find("fleet:w:P", me.PID); err != nil || got.Name != "by-pane" {
-		t.Fatalf("pane first: %+v %v", got, err)
+	if got, err := s.Mine(me, "fleet:w:P"); err != nil || got.Name != "first" {
+		t.Fatalf("owner first: %+v %v", got, err)
 	}
-	if got, err := s.Find("fleet:w:none", me.PID); err != nil || got.Name != "by-pid" {
-		t.Fatalf("pid second: %+v %v", got, err)
+	// A second activation by the same supervisor moves the answer (S8,
+	// R3), and so does re-activating the first one (S7).
+	if _, err := s.Activate("second", "b", Caller{Owner: me}); err != nil {
+		t.Fatal(err)
 	}
-	if _, err := s.Find("", 999999999); !errors.Is(err, ErrNotFound) {
+	if got, err := s.Mine(me, ""); err != nil || got.Name != "second" {
+		t.Fatalf("after a second activation: %+v %v", got, err)
+	}
+	if _, err := s.Activate("first", "a", Caller{Owner: me}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.Mine(me, ""); err != nil || got.Name != "first" {
+		t.Fatalf("after re-activating the first: %+v %v", got, err)
+	}
+	// The latest activation also wins when the index is rebuilt.
+	if err := os.RemoveAll(s.Index().Dir); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.Mine(me, ""); err != nil || got.Name != "first" {
+		t.Fatalf("after a rebuild: %+v %v", got, err)
+	}
+	// A pane's session owned by another live supervisor is not mine.
+	stranger := proc.Identity{PID: 999999999}
+	if got, err := s.Mine(stranger, "fleet:w:P"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("another live supervisor's pane session: %+v %v", got, err)
+	}
+	if _, err := s.Mine(stranger, ""); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("unknown: %v", err)
 	}
 	// An owner recorded with another start time is not this process.
-	if _, err := s.Update("by-pid", "test", func(st *State) error { st.PIDStart++; return nil }); err != nil {
+	if _, err := s.Update("first", "test", func(st *State) error { st.PIDStart++; return nil }); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := s.FindByOwner(me.PID); !errors.Is(err, ErrNotFound) {
+	if got, err := s.FindByOwner(me); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("owner with the wrong start time found: %+v %v", got, err)
+	}
+}
+
+func TestMineFindsASessionInAnotherRoot(t *testing.T) {
+	idx := filepath.Join(t.TempDir(), "index")
+	home, err := OpenIn(filepath.Join(t.TempDir(), "user"), idx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	project, _ := OpenIn(filepath.Join(t.TempDir(), "proj", "sessions"), idx)
+	me, _ := proc.Self()
+	if _, err := home.Activate("auto", "", Caller{Owner: me, Pane: "f:w:p", Auto: true}); err != nil {
+		t.Fatal(err)
+	}
+	// A skill names the project's own sessions directory.
+	if _, err := project.Activate("X", "implement", Caller{Owner: me, Pane: "f:w:p"}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := home.Mine(me, "f:w:p")
+	if err != nil || got.Dir != filepath.Join(project.Root, "X") || got.Store.Root != project.Root {
+		t.Fatalf("Mine from the user's root = %+v, %v", got, err)
+	}
+	if p, err := home.FindByPane("f:w:p"); err != nil || p.Dir != got.Dir {
+		t.Fatalf("the pane moved with the activation: %+v %v", p, err)
+	}
+	// The supervisor's own session was taken over: completed, not a
+	// second live session of the pane.
+	auto, _ := home.Load("auto")
+	if auto.Lifecycle != Completed || auto.FleetPaneID != "" {
+		t.Fatalf("the auto session after the skill's activation: %+v", auto)
+	}
+	// Both roots are known to the index, so a view can list them.
+	roots := home.Index().Roots()
+	if len(roots) != 2 {
+		t.Fatalf("roots %v", roots)
+	}
+	// And a rebuild from nothing still finds the session in the project.
+	os.RemoveAll(filepath.Join(idx, kindPID))
+	os.RemoveAll(filepath.Join(idx, "built"))
+	if got, err := home.Mine(me, ""); err != nil || got.Dir != filepath.Join(project.Root, "X") {
+		t.Fatalf("after a rebuild: %+v %v", got, err)
 	}
 }
 
@@ -326,7 +394,7 @@ func TestIndexIsCheckedAgainstTheFiles(t *testing.T) {
 	}
 
 	// A lost index is rebuilt.
-	if err := os.RemoveAll(s.indexPath()); err != nil {
+	if err := os.RemoveAll(s.Index().Dir); err != nil {
 		t.Fatal(err)
 	}
 	if got, err := s.FindByPane("p2"); err != nil || got.Name != "a" {
@@ -351,7 +419,7 @@ func TestTransitionsAreLogged(t *testing.T) {
 	if _, err := s.Activate("sess", "implement", Caller{Owner: me}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.RequestRestart("sess"); err != nil {
+	if _, err := s.RequestRestart("sess", testPrompt); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.Activate("other", "x", Caller{}); err != nil {

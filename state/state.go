@@ -96,6 +96,20 @@ type State struct {
 	// Restarts counts the agent restarts the supervisor made in this
 	// session (superclaude's addition).
 	Restarts int
+	// ActivatedAt is when the session was last activated, to the
+	// nanosecond: of the sessions one supervisor has activated, the latest
+	// is the one its agent works in (superclaude's addition).
+	ActivatedAt time.Time
+	// Auto marks a session the supervisor activated on its own, for a
+	// user whose skills activate none: a convenience that gives overflow
+	// restart and fleet resume, not an activation — the session gate
+	// stays closed (S10). Any `+session activate` clears it
+	// (superclaude's addition).
+	Auto bool
+	// ProjectDir is the working directory of the agent that activated the
+	// session, so that a view can list one project's sessions
+	// (superclaude's addition).
+	ProjectDir string
 
 	// extra holds the fields this package does not know, verbatim.
 	extra map[string]json.RawMessage
@@ -234,6 +248,17 @@ func timeField(name string, get func(*State) *time.Time) field {
 	}
 }
 
+// preciseTimeField is a timeField kept to the nanosecond, for times that
+// order events closer together than a second.
+func preciseTimeField(name string, get func(*State) *time.Time) field {
+	f := timeField(name, get)
+	f.encode = func(s *State) (any, bool) {
+		t := *get(s)
+		return t.UTC().Format(time.RFC3339Nano), !t.IsZero()
+	}
+	return f
+}
+
 // FormatTime renders t the way .state.json stores times: RFC 3339 in UTC,
 // to the second, as the seeds' `date -u +%Y-%m-%dT%H:%M:%SZ` did.
 func FormatTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05Z") }
@@ -338,6 +363,18 @@ var fields = []field{
 	intField("toolUseWithoutLogsWarnAfter", true, func(s *State) *int { return &s.ToolUseWithoutLogsWarnAfter }),
 	intField("toolUseWithoutLogsBlockAfter", true, func(s *State) *int { return &s.ToolUseWithoutLogsBlockAfter }),
 	intField("restarts", false, func(s *State) *int { return &s.Restarts }),
+	preciseTimeField("activatedAt", func(s *State) *time.Time { return &s.ActivatedAt }),
+	{
+		name: "auto",
+		decode: func(s *State, raw json.RawMessage) error {
+			if err := json.Unmarshal(raw, &s.Auto); err != nil {
+				return fmt.Errorf("want true or false, got %s", kind(raw))
+			}
+			return nil
+		},
+		encode: func(s *State) (any, bool) { return s.Auto, s.Auto },
+	},
+	strField("projectDir", false, func(s *State) *string { return &s.ProjectDir }),
 }
 
 var fieldByName = func() map[string]*field {

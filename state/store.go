@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/gofrs/flock"
@@ -22,7 +23,8 @@ const (
 )
 
 // Store is a sessions root: the directory that holds one directory per
-// session, the lookup index and the event log.
+// session and the event log, with the lookup [Index] it shares with other
+// roots.
 type Store struct {
 	// Root is the absolute path of the sessions directory.
 	Root string
@@ -34,42 +36,111 @@ type Store struct {
 	// Report receives problems that a lookup or listing stepped over (a
 	// corrupt state file it skipped). Nil drops them.
 	Report func(error)
+
+	index *Index
+	stats *Stats
 }
 
-// Open returns the store rooted at root, creating it (mode 0700) and its
-// index and event log when missing.
+// Stats counts what a store (and every store of another root reached
+// through it) wrote: how often a state file was replaced and how many
+// fsyncs that took. Tests and benchmarks read it.
+type Stats struct {
+	Writes, Syncs atomic.Int64
+}
+
+// Open returns the store rooted at root, with a private index inside it
+// (<root>/.index). Nothing is created until a session is written: a reader
+// never leaves a sessions directory behind, and needs no write access.
 func Open(root string) (*Store, error) {
 	abs, err := filepath.Abs(root)
 	if err != nil {
 		return nil, err
 	}
-	s := &Store{Root: filepath.Clean(abs), Now: time.Now}
-	if err := os.MkdirAll(s.Root, 0o700); err != nil {
-		return nil, fmt.Errorf("sessions directory: %w", err)
-	}
-	if err := s.ensureIndexDirs(); err != nil {
+	return OpenIn(abs, filepath.Join(filepath.Clean(abs), indexDir))
+}
+
+// OpenIn returns the store rooted at root whose lookups go through the
+// index in indexDir, which other roots may share (see [Index]).
+func OpenIn(root, indexDir string) (*Store, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
 		return nil, err
 	}
-	f, err := os.OpenFile(s.eventsPath(), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	idx, err := filepath.Abs(indexDir)
 	if err != nil {
-		return nil, fmt.Errorf("event log: %w", err)
+		return nil, err
 	}
-	f.Close()
-	return s, nil
+	return &Store{Root: filepath.Clean(abs), Now: time.Now, index: &Index{Dir: idx}, stats: &Stats{}}, nil
 }
 
 // OpenExisting is Open for readers that must not create a sessions
 // directory as a side effect (the status line and hooks run in any
 // project): it fails when root does not exist.
 func OpenExisting(root string) (*Store, error) {
+	if err := isDir(root); err != nil {
+		return nil, err
+	}
+	return Open(root)
+}
+
+// OpenExistingIn is OpenIn for readers: it fails when root does not exist.
+func OpenExistingIn(root, indexDir string) (*Store, error) {
+	if err := isDir(root); err != nil {
+		return nil, err
+	}
+	return OpenIn(root, indexDir)
+}
+
+func isDir(root string) error {
 	fi, err := os.Stat(root)
+	if err != nil {
+		return err
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("sessions directory %s is not a directory", root)
+	}
+	return nil
+}
+
+// Index is the lookup index the store uses.
+func (s *Store) Index() *Index { return s.index }
+
+// Stats is what the store has written.
+func (s *Store) Stats() *Stats { return s.stats }
+
+// at returns the store of another sessions root, sharing this one's index,
+// statistics, clock, actor and reporting.
+func (s *Store) at(root string) *Store {
+	if root == s.Root {
+		return s
+	}
+	c := *s
+	c.Root = root
+	return &c
+}
+
+// At returns the store of the sessions root that holds the session
+// directory dir (as a lookup or `+session activate sessions/X` names it).
+func (s *Store) At(dir string) (*Store, string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, "", err
+	}
+	abs = filepath.Clean(abs)
+	name := filepath.Base(abs)
+	if err := CheckName(name); err != nil {
+		return nil, "", err
+	}
+	return s.at(filepath.Dir(abs)), name, nil
+}
+
+// session loads one session of this root.
+func (s *Store) session(name string) (*Session, error) {
+	st, err := s.Load(name)
 	if err != nil {
 		return nil, err
 	}
-	if !fi.IsDir() {
-		return nil, fmt.Errorf("sessions directory %s is not a directory", root)
-	}
-	return Open(root)
+	return &Session{Name: name, Dir: filepath.Join(s.Root, name), State: st, Store: s}, nil
 }
 
 func (s *Store) now() time.Time {
@@ -168,10 +239,13 @@ func (s *Store) Update(name, reason string, fn func(*State) error) (*State, erro
 	// A new session directory changes the root's mtime, which marks the
 	// index stale; when the index was fresh just before, the change is
 	// ours and indexTouch records it (below, once the entries are in).
-	var rootMtime int64
+	var mtime int64
 	created, rootFresh := false, false
 	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
-		rootMtime, rootFresh = s.indexFresh()
+		if err := os.MkdirAll(s.Root, 0o700); err != nil {
+			return nil, fmt.Errorf("sessions directory: %w", err)
+		}
+		mtime, rootFresh = s.index.rootFresh(s.Root)
 		if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
 			return nil, fmt.Errorf("session directory: %w", err)
 		}
@@ -211,15 +285,18 @@ func (s *Store) Update(name, reason string, fn func(*State) error) (*State, erro
 	// between a new entry and its file dropped the entry and marked the
 	// index fresh, and that pane's session was never found again.)
 	if indexChanges(before, cur) || created {
-		l, err := s.lockIndex()
+		l, err := s.index.lock()
 		if err != nil {
 			return nil, err
 		}
 		defer l.Unlock()
-		if created && rootFresh {
-			s.indexTouch(rootMtime)
+		if created {
+			s.index.register(s.Root)
+			if rootFresh {
+				s.index.touch(s.Root, mtime)
+			}
 		}
-		if err := s.indexAdd(name, before, cur); err != nil {
+		if err := s.index.add(dir, before, cur); err != nil {
 			return nil, err
 		}
 		if testHookIndexed != nil {
@@ -229,8 +306,10 @@ func (s *Store) Update(name, reason string, fn func(*State) error) (*State, erro
 	if err := writeFileAtomic(dir, StateFile, data); err != nil {
 		return nil, fmt.Errorf("write %s: %w", s.rel(path), err)
 	}
+	s.stats.Writes.Add(1)
+	s.stats.Syncs.Add(2) // the file and its directory
 	if indexChanges(before, cur) {
-		s.indexRemoveStale(name, before, cur)
+		s.index.removeStale(dir, before, cur)
 	}
 	s.recordTransitions(name, reason, before, cur)
 	cur.exists = true
@@ -337,11 +416,17 @@ func Update(dir string, fn func(*State) error) (*State, error) {
 	return s.Update(filepath.Base(dir), "", fn)
 }
 
-// Session is one session as a listing sees it.
+// Session is one session as a lookup or a listing sees it.
 type Session struct {
-	Name  string
-	Dir   string
+	// Name is the session directory's name; Dir its absolute path.
+	Name string
+	Dir  string
+	// State is its state when it was read.
 	State *State
+	// Store is the store of the root that holds it: a lookup can find a
+	// session in another root than the store it was asked of, and writes
+	// must go to that root.
+	Store *Store
 }
 
 // Names lists the session directories under the root, sorted.
@@ -376,7 +461,7 @@ func (s *Store) List() ([]Session, error) {
 			}
 			continue
 		}
-		out = append(out, Session{Name: n, Dir: filepath.Join(s.Root, n), State: st})
+		out = append(out, Session{Name: n, Dir: filepath.Join(s.Root, n), State: st, Store: s})
 	}
 	return out, nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/thejerf/suture/v4"
@@ -20,9 +21,10 @@ import (
 // and either loop (a planned restart), fail (a crash, which suture counts)
 // or end the tree (stop).
 type agentService struct {
-	s      *Supervisor
-	next   Plan
-	starts int
+	s    *Supervisor
+	next Plan
+	// starts is read by the binder's status answers while Serve runs.
+	starts atomic.Int32
 
 	result   Result
 	lastExit Exit
@@ -40,14 +42,15 @@ func (a *agentService) Serve(ctx context.Context) error {
 			a.result = Result{ExitCode: a.lastExit.Code, Reason: "stopped between agents"}
 			return suture.ErrTerminateSupervisorTree
 		}
-		if a.starts > 0 && s.cfg.CrashDelay > 0 && a.crashed() {
+		first := a.starts.Load() == 0
+		if !first && s.cfg.CrashDelay > 0 && a.crashed() {
 			select {
 			case <-time.After(s.cfg.CrashDelay):
 			case <-ctx.Done():
 				return ctx.Err()
 			}
 		}
-		args := s.cfg.Profile.Args(s.cfg.Args, s.inv, plan, a.starts == 0)
+		args := s.cfg.Profile.Args(s.cfg.Args, s.inv, plan, first)
 		if s.cfg.ExtraArgs != nil {
 			args = append(s.cfg.ExtraArgs(), args...)
 		}
@@ -60,11 +63,12 @@ func (a *agentService) Serve(ctx context.Context) error {
 				Message: fmt.Sprintf("superclaude: cannot start %s: %v", s.cfg.Command, err)}
 			return suture.ErrTerminateSupervisorTree
 		}
-		a.starts++
+		a.starts.Add(1)
 		s.mu.Lock()
 		s.current = ag
 		s.mu.Unlock()
 		s.wd.Watch(ag.Identity())
+		s.ensureSession()
 		s.event("agent-start", plan.Reason, map[string]any{"pid": ag.PID(), "args": args, "plan": plan.Action.String()})
 		s.log.Info("agent started", "pid", ag.PID(), "args", args, "plan", plan.String())
 
@@ -94,16 +98,21 @@ func (a *agentService) Serve(ctx context.Context) error {
 			OneShot:       s.inv.OneShot,
 		}
 		a.lastExit = e
-		name, st := s.resolveSession()
+		sess := s.Mine()
+		var st *state.State
+		name := ""
+		if sess != nil {
+			name, st = sess.Name, sess.State
+		}
 		p := s.leased(Decide(e, st, s.cfg.Policy))
 		s.log.Info("agent exited", "exit", exit.String(), "runtime", exit.Runtime().Round(time.Millisecond),
 			"killed-by-us", e.KilledByUs, "swept", swept.Found, "session", name, "decision", p.String())
-		s.event("agent-exit", p.Reason, map[string]any{
+		s.eventIn(sess, "agent-exit", p.Reason, map[string]any{
 			"code": exit.Code, "signal": int(exit.Signal), "exit": exit.String(),
 			"killedByUs": e.KilledByUs, "swept": swept.Found, "decision": p.Action.String(),
 		})
-		if st != nil && p.Action != Stop {
-			_, err := s.cfg.Store.Update(name, p.Reason, func(st *state.State) error {
+		if sess != nil && p.Action != Stop {
+			_, err := sess.Store.Update(name, p.Reason, func(st *state.State) error {
 				if !st.Exists() {
 					return errSkip
 				}
@@ -171,10 +180,21 @@ func (s *Supervisor) agentEnv() []string {
 	return env
 }
 
-// event appends a supervisor event to the session's event log.
+// event appends a supervisor event to the event log of the session the
+// agent works in now.
 func (s *Supervisor) event(kind, reason string, detail map[string]any) {
-	if s.cfg.Store == nil {
+	s.eventIn(s.Mine(), kind, reason, detail)
+}
+
+// eventIn appends a supervisor event about sess (nil: no session) to the
+// event log of sess's sessions root, else of the supervisor's.
+func (s *Supervisor) eventIn(sess *state.Session, kind, reason string, detail map[string]any) {
+	store, name := s.cfg.Store, ""
+	if sess != nil {
+		store, name = sess.Store, sess.Name
+	}
+	if store == nil {
 		return
 	}
-	s.cfg.Store.Append(state.Event{Session: s.Session(), Actor: "supervisor", Kind: kind, Reason: reason, Detail: detail})
+	store.Append(state.Event{Session: name, Actor: "supervisor", Kind: kind, Reason: reason, Detail: detail})
 }

@@ -3,12 +3,25 @@ package supervise
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"net"
+	"path/filepath"
+	"time"
 
 	"github.com/superclaude/superclaude/internal/control"
+	"github.com/superclaude/superclaude/state"
 )
 
-// binder serves the control socket.
+// binder serves the control socket: the agent's children (its status line,
+// its hooks, `superclaude +session restart` in its Bash tool) and other
+// shells of the same user reach the supervisor through it.
+//
+// It is a service of the tree like the agent and the watchdog, but a
+// failure of the socket is never the agent's: Serve does not return until
+// the tree stops. An accept that fails (too many open files, say) is
+// waited out and served again, so a flood of connections can neither
+// count as agent crashes nor end the user's running agent.
 type binder struct {
 	s  *Supervisor
 	ln *net.UnixListener
@@ -16,69 +29,158 @@ type binder struct {
 
 func (b *binder) String() string { return "binder" }
 
+// Serve answers requests until ctx ends.
 func (b *binder) Serve(ctx context.Context) error {
-	return control.Serve(ctx, b.ln, b.handle)
+	pause := 10 * time.Millisecond
+	for {
+		err := control.Serve(ctx, b.ln, b.handle)
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		b.s.log.Warn("control socket: serving again after an error", "err", err, "pause", pause)
+		select {
+		case <-time.After(pause):
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		pause = min(2*pause, time.Second)
+	}
 }
 
 // Status is what a status request answers.
 type Status struct {
 	Supervisor string `json:"supervisor"`
 	Session    string `json:"session,omitempty"`
+	SessionDir string `json:"sessionDir,omitempty"`
 	Pane       string `json:"pane,omitempty"`
 	AgentPID   int    `json:"agentPid,omitempty"`
 	Starts     int    `json:"starts"`
 	Socket     string `json:"socket"`
 }
 
+// RestartAnswer is the data of a restart request's answer: the session the
+// owner restarts and the prompt the fresh agent starts with.
+type RestartAnswer struct {
+	Session string `json:"session"`
+	Dir     string `json:"dir"`
+	Prompt  string `json:"prompt,omitempty"`
+}
+
 func (b *binder) handle(ctx context.Context, req control.Request, peer control.Peer) control.Response {
 	s := b.s
+	fail := func(format string, args ...any) control.Response {
+		return control.Response{Supervisor: s.self.String(), Error: fmt.Sprintf(format, args...)}
+	}
 	resp := control.Response{OK: true, Supervisor: s.self.String()}
 	switch req.Op {
 	case control.OpPing:
 	case control.OpStatus:
-		st := Status{Supervisor: s.self.String(), Session: s.Session(), Pane: s.cfg.Pane, Socket: s.socket}
+		st := Status{Supervisor: s.self.String(), Pane: s.cfg.Pane, Socket: s.socket, Starts: s.starts()}
+		if sess := s.Mine(); sess != nil {
+			st.Session, st.SessionDir = sess.Name, sess.Dir
+		}
 		if a := s.currentAgent(); a != nil {
 			st.AgentPID = a.PID()
 		}
-		if s.agent != nil {
-			st.Starts = s.agent.starts
-		}
 		resp.Data, _ = json.Marshal(st)
 	case control.OpRestart:
-		if !b.owns(req.Session) {
-			return control.Response{Supervisor: s.self.String(), Error: "session " + req.Session + " does not belong to this supervisor"}
+		ans, err := s.restartSession(req.Session, orDefault(req.Reason, "restart requested over the control socket"))
+		if err != nil {
+			return fail("%v", err)
 		}
-		reason := "restart requested over the control socket"
-		if req.Reason != "" {
-			reason = req.Reason
-		}
-		if !s.RequestRestart(reason) {
-			return control.Response{Supervisor: s.self.String(), Error: "no agent is running"}
-		}
+		resp.Data, _ = json.Marshal(ans)
 	case control.OpStop:
 		s.Stop(0)
+	case control.OpStatusLine:
+		if s.cfg.Profile.ContextUsage != ContextStatusLine {
+			return fail("the %s profile has no status line", s.cfg.Profile.Name)
+		}
+		return s.statusLine(req.Payload)
 	default:
 		if h, ok := s.cfg.Handlers[req.Op]; ok {
 			r := h(ctx, s, req, peer)
 			r.Supervisor = s.self.String()
 			return r
 		}
-		return control.Response{Supervisor: s.self.String(), Error: "unknown operation " + req.Op}
+		return fail("unknown operation %s", req.Op)
 	}
 	return resp
 }
 
-// owns reports whether session (empty: whatever this supervisor runs) is
-// this supervisor's: its current session, or one whose state names this
-// supervisor as owner.
-func (b *binder) owns(session string) bool {
-	s := b.s
-	if session == "" || session == s.Session() {
-		return true
+// ErrNotOwner reports a restart request for a session another supervisor
+// (or none) owns.
+var ErrNotOwner = errors.New("the session does not belong to this supervisor")
+
+// restartSession performs an overflow restart of a session this supervisor
+// owns, for whoever asked — the agent's own `+session restart`, or a shell
+// of the same user naming the session: it writes the restart request
+// (killRequested, the restart prompt, sessionId deleted) and kills the
+// agent from outside; what starts next is decided from that state once the
+// agent has exited. which names the session (a name in the supervisor's
+// sessions root or a session directory); empty means the agent's own.
+//
+// Only the owner writes: a request that reaches the wrong supervisor, or a
+// session whose owner is gone, changes nothing.
+func (s *Supervisor) restartSession(which, reason string) (RestartAnswer, error) {
+	var sess *state.Session
+	var err error
+	switch {
+	case s.cfg.Store == nil:
+		return RestartAnswer{}, errors.New("this supervisor runs without sessions")
+	case which == "":
+		if sess = s.Mine(); sess == nil {
+			return RestartAnswer{}, errors.New("the agent has no session")
+		}
+	default:
+		sess, err = s.lookupSession(which)
+		if err != nil {
+			return RestartAnswer{}, err
+		}
 	}
-	if s.cfg.Store == nil {
-		return false
+	if !state.OwnedBy(sess.State, s.self) {
+		return RestartAnswer{}, fmt.Errorf("%w: %s belongs to pid %d, not %d", ErrNotOwner, sess.Name, sess.State.PID, s.self.PID)
 	}
-	st, err := s.cfg.Store.Load(session)
-	return err == nil && st.PID == s.self.PID && st.PIDStart == s.self.Start
+	if s.currentAgent() == nil {
+		return RestartAnswer{}, errors.New("no agent is running")
+	}
+	arg := sess.Name
+	if sess.Store.Root != s.cfg.Store.Root {
+		arg = sess.Dir
+	}
+	st, err := sess.Store.RequestRestart(sess.Name, func(st *state.State) string {
+		return s.cfg.Profile.restartPrompt(arg, st.Skill, st.CurrentPhase)
+	})
+	if err != nil {
+		return RestartAnswer{}, err
+	}
+	if !s.RequestRestart(reason) {
+		return RestartAnswer{}, errors.New("no agent is running")
+	}
+	return RestartAnswer{Session: sess.Name, Dir: sess.Dir, Prompt: st.RestartPrompt}, nil
+}
+
+// lookupSession reads the session which names: a name in the supervisor's
+// sessions root, or a session directory anywhere.
+func (s *Supervisor) lookupSession(which string) (*state.Session, error) {
+	store, name := s.cfg.Store, which
+	if filepath.IsAbs(which) {
+		var err error
+		if store, name, err = s.cfg.Store.At(which); err != nil {
+			return nil, err
+		}
+	} else if err := state.CheckName(which); err != nil {
+		return nil, err
+	}
+	st, err := store.Load(name)
+	if err != nil {
+		return nil, err
+	}
+	return &state.Session{Name: name, Dir: filepath.Join(store.Root, name), State: st, Store: store}, nil
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
 }

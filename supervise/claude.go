@@ -1,6 +1,10 @@
 package supervise
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/superclaude/superclaude/internal/claude"
+)
 
 // Claude is the profile of Claude Code: `--resume <id>`; a first prompt is
 // the positional argument, put first so that no trailing option (a
@@ -12,7 +16,8 @@ var Claude = Profile{
 	Scan:         ScanClaudeArgs,
 	Resume:       appendArgs("--resume"),
 	Prompt:       func(args []string, prompt string) []string { return append([]string{prompt}, args...) },
-	ContextUsage: ContextStatusLine,
+	ContextUsage:  ContextStatusLine,
+	RestartPrompt: claude.ContinuePrompt,
 }
 
 // How Claude Code's command line parses (commander.js, as `claude --help`

@@ -1,12 +1,14 @@
 package supervise_test
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -15,6 +17,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/superclaude/superclaude/internal/testutil/fakeagent"
+	"github.com/superclaude/superclaude/internal/claude"
 	"github.com/superclaude/superclaude/internal/proc"
 	"github.com/superclaude/superclaude/internal/testutil/testbin"
 	"github.com/superclaude/superclaude/state"
@@ -104,7 +107,7 @@ func (h *harness) agentStarts() []time.Time {
 }
 
 func (h *harness) store() *state.Store {
-	s, err := state.Open(h.sessions)
+	s, err := state.OpenIn(h.sessions, filepath.Join(h.dir, "state", "index"))
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -114,7 +117,11 @@ func (h *harness) store() *state.Store {
 // session returns the session the supervisor with that pid owns.
 func (h *harness) session(supervisor int) *state.Session {
 	h.t.Helper()
-	sess, err := h.store().FindByOwner(supervisor)
+	id, err := proc.Of(supervisor)
+	if err != nil {
+		h.t.Fatalf("supervisor %d: %v", supervisor, err)
+	}
+	sess, err := h.store().FindByOwner(id)
 	if err != nil {
 		h.t.Fatalf("no session for supervisor %d: %v", supervisor, err)
 	}
@@ -174,7 +181,7 @@ func TestOverflowRestartRoundTrip(t *testing.T) {
 
 	starts := h.waitStarts(2, timeout)
 	second := userArgs(t, starts[1].Args)
-	wantPrompt := state.ContinuePrompt(name, "", "")
+	wantPrompt := claude.ContinuePrompt(name, "", "")
 	if len(second) == 0 || second[0] != wantPrompt || slices.Contains(second, "--resume") {
 		t.Fatalf("restarted with %q, want the prompt %q and no --resume", second, wantPrompt)
 	}
@@ -404,34 +411,69 @@ func TestSIGUSR1RestartsAndResumes(t *testing.T) {
 	p.Wait(t, timeout)
 }
 
+// Seed 003's restart theft: a supervisor other than the session's own
+// picked up its restart and started the agent in the wrong pane. Here a
+// restart of B's session asked from A's agent (its environment names A's
+// supervisor) reaches B's own supervisor, which restarts B's agent; A's
+// supervisor never acts on it, and A's session is untouched.
 func TestNoRestartTheftAcrossPanes(t *testing.T) {
 	h := newHarness(t)
 	a := h.start()
 	a.Expect(t, 0, "FAKE-AGENT READY", timeout)
 	b := h.start()
 	b.Expect(t, 0, "FAKE-AGENT READY", timeout)
+	supA, supB := strconv.Itoa(a.Cmd.Process.Pid), strconv.Itoa(b.Cmd.Process.Pid)
+	sessA := h.session(a.Cmd.Process.Pid)
 	sessB := h.session(b.Cmd.Process.Pid)
 
-	// A restart of B's session, run with A's environment (a command in
-	// A's agent), is refused and writes nothing.
 	aStart := h.events("start")[0]
 	cmd := h.command("+session", "restart", "--session", sessB.Name)
 	cmd.Env = append(cmd.Env, mapEnv(aStart.Env)...)
-	out, err := cmd.CombinedOutput()
-	if err == nil || !strings.Contains(string(out), "belongs to pid") {
-		t.Fatalf("restart of another supervisor's session: %v %s", err, out)
+	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "pid "+supB) {
+		t.Fatalf("restart of B's session from A's agent: %v %s", err, out)
 	}
-	if st, _ := h.store().Load(sessB.Name); st.KillRequested {
-		t.Fatal("the refused restart wrote killRequested")
+	starts := h.waitStarts(3, timeout)
+	third := starts[2]
+	if third.Env["CLAUDE_SUPERVISOR_PID"] != supB {
+		t.Fatalf("the restart was taken by supervisor %s, not B's %s", third.Env["CLAUDE_SUPERVISOR_PID"], supB)
+	}
+	if !slices.Contains(third.Args, claude.ContinuePrompt(sessB.Name, "", "")) {
+		t.Fatalf("B restarted with %q", third.Args)
 	}
 	time.Sleep(200 * time.Millisecond)
-	if n := len(h.events("start")); n != 2 {
-		t.Fatalf("an agent was restarted: %d starts", n)
+	for _, st := range h.events("start")[2:] {
+		if st.Env["CLAUDE_SUPERVISOR_PID"] == supA {
+			t.Fatalf("A's supervisor started an agent: %+v", st)
+		}
+	}
+	if st, _ := h.store().Load(sessA.Name); st.KillRequested || st.RestartPrompt != "" {
+		t.Fatalf("A's session was written: %+v", st)
 	}
 	a.Type("exit 0")
 	b.Type("exit 0")
 	a.Wait(t, timeout)
 	b.Wait(t, timeout)
+}
+
+// With no live supervisor owning the session, a restart is refused and
+// the state file is left byte for byte as it was (it used to get
+// killRequested and a restart prompt that nobody would act on).
+func TestRestartWithoutALiveOwnerWritesNothing(t *testing.T) {
+	h := newHarness(t)
+	p := h.start()
+	p.Expect(t, 0, "FAKE-AGENT READY", timeout)
+	sess := h.session(p.Cmd.Process.Pid)
+	p.Type("exit 0")
+	p.Wait(t, timeout)
+	path := filepath.Join(sess.Dir, state.StateFile)
+	before, _ := os.ReadFile(path)
+	out, err := h.command("+session", "restart", "--session", sess.Name).CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "no live supervisor owns session") {
+		t.Fatalf("restart without an owner: %v %s", err, out)
+	}
+	if after, _ := os.ReadFile(path); !bytes.Equal(before, after) {
+		t.Fatalf("the state changed:\n%s\n→\n%s", before, after)
+	}
 }
 
 func mapEnv(m map[string]string) []string {

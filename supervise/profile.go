@@ -20,6 +20,31 @@ type Profile struct {
 	// ContextUsage says where the conversation's context usage comes from.
 	// ContextNone turns overflow restart off for the profile.
 	ContextUsage ContextSource
+	// RestartPrompt is the first prompt of a fresh agent after an overflow
+	// restart of session (its name, or its directory when it lives outside
+	// the supervisor's sessions root), at the skill and phase the state
+	// records. Nil uses [DefaultRestartPrompt].
+	RestartPrompt func(session, skill, phase string) string
+}
+
+// DefaultRestartPrompt is the restart prompt of a profile that has none of
+// its own: plain words any agent understands.
+func DefaultRestartPrompt(session, skill, phase string) string {
+	p := "You were restarted with a fresh context to continue the work of session " + session
+	if skill != "" {
+		p += " (skill " + skill + ")"
+	}
+	if phase != "" {
+		p += ", at " + phase
+	}
+	return p + ". Your previous context is saved in DEHYDRATED_CONTEXT.md in that session's directory: read it, then carry on."
+}
+
+func (p Profile) restartPrompt(session, skill, phase string) string {
+	if p.RestartPrompt != nil {
+		return p.RestartPrompt(session, skill, phase)
+	}
+	return DefaultRestartPrompt(session, skill, phase)
 }
 
 // ContextSource is where a profile's context usage comes from.

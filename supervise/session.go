@@ -8,19 +8,51 @@ import (
 	"strings"
 	"time"
 
+	"github.com/superclaude/superclaude/internal/tmux"
 	"github.com/superclaude/superclaude/state"
 )
 
 var errSkip = errors.New("skip")
 
-// startPlan finds or makes this run's session and decides the first start.
+// Mine is the session the supervisor's agent works in now, looked up at
+// every call (state.Store.Mine): the session this supervisor activated
+// last — a skill may have activated another a moment ago — else its pane's.
+// Nil when it has none.
+func (s *Supervisor) Mine() *state.Session {
+	if s.cfg.Store == nil {
+		return nil
+	}
+	sess, err := s.cfg.Store.Mine(s.self, s.cfg.Pane)
+	if err != nil {
+		if !errors.Is(err, state.ErrNotFound) {
+			s.log.Warn("looking up the session", "err", err)
+		}
+		return nil
+	}
+	return sess
+}
+
+// Session returns the name of the session the agent works in now ("" when
+// it has none).
+func (s *Supervisor) Session() string {
+	if sess := s.Mine(); sess != nil {
+		return sess.Name
+	}
+	return ""
+}
+
+// startPlan decides the first start, and whether the supervisor must
+// activate a session of its own once the agent runs.
 //
-// In a fleet pane the pane's session is looked up (S2, S3, S9): one whose
+// In a labelled pane (a fleet's: session:window:label, which survives a
+// tmux restart) the pane's session is looked up (S2, S3, S9): one whose
 // owner is dead is claimed and resumed unless it overflowed (StartPlan).
-// Elsewhere, or when the pane has no session, the supervisor activates one
-// of its own, so that people without session-activating skills still get
-// overflow restart and fleet resume (DESIGN.md, "Sessions out of the
-// box"). One-shot runs get no session.
+// An unlabelled pane's identity is unique to its tmux server, and a
+// session it had belongs to a run the user ended: it is never resumed
+// silently. Without a pane session, the supervisor activates one of its
+// own after the agent has started (ensureSession), so that people without
+// session-activating skills still get overflow restart and fleet resume
+// (DESIGN.md, "Sessions out of the box"). One-shot runs get no session.
 func (s *Supervisor) startPlan() Plan {
 	fresh := Plan{Action: Fresh, Reason: "first start"}
 	store := s.cfg.Store
@@ -28,10 +60,10 @@ func (s *Supervisor) startPlan() Plan {
 		return fresh
 	}
 	pane := s.cfg.Pane
-	if pane != "" {
+	if pane != "" && tmux.Labelled(pane) {
 		found, err := store.FindByPane(pane)
 		switch {
-		case err == nil && state.OwnerAlive(found.State) && found.State.PID != s.self.PID:
+		case err == nil && state.OwnerAlive(found.State) && !state.OwnedBy(found.State, s.self):
 			// Another live supervisor runs this pane's session (superclaude
 			// inside superclaude): leave it and its pane alone.
 			s.log.Warn("the pane's session belongs to a live supervisor; running without the pane", "session", found.Name, "owner", found.State.PID)
@@ -41,7 +73,7 @@ func (s *Supervisor) startPlan() Plan {
 			if s.inv.ChoseConversation {
 				plan = Plan{Action: Fresh, Reason: "the user chose the conversation"}
 			}
-			_, err := store.Update(found.Name, "supervisor start: "+plan.Reason, func(st *state.State) error {
+			_, err := found.Store.Update(found.Name, "supervisor start: "+plan.Reason, func(st *state.State) error {
 				if !st.Exists() {
 					return errSkip
 				}
@@ -50,7 +82,6 @@ func (s *Supervisor) startPlan() Plan {
 				return nil
 			})
 			if err == nil {
-				s.setSession(found.Name)
 				return plan
 			}
 			s.log.Warn("cannot claim the pane's session", "session", found.Name, "err", err)
@@ -58,23 +89,31 @@ func (s *Supervisor) startPlan() Plan {
 			s.log.Warn("looking up the pane's session", "pane", pane, "err", err)
 		}
 	}
-
-	name := s.autoName(pane)
-	if _, err := store.Activate(name, "", state.Caller{Owner: s.self, Pane: pane}); err != nil {
-		s.log.Warn("cannot activate a session; running without one", "session", name, "err", err)
-		return fresh
-	}
-	// A reused directory may hold an old conversation id: this is a new
-	// conversation.
-	store.Update(name, "supervisor start: new conversation", func(st *state.State) error {
-		if st.SessionID == "" {
-			return errSkip
-		}
-		st.SessionID = ""
-		return nil
-	})
-	s.setSession(name)
+	s.autoPane, s.needAuto = pane, true
 	return fresh
+}
+
+// ensureSession activates the supervisor's own session (auto) if startPlan
+// found none, once the agent has started: nothing is created for a run
+// whose agent never starts. A session a skill activates later takes over
+// from it (state.Store.Activate).
+func (s *Supervisor) ensureSession() {
+	if !s.needAuto {
+		return
+	}
+	s.needAuto = false
+	if s.Mine() != nil {
+		return // the agent activated one already
+	}
+	dir := s.cfg.Dir
+	if dir == "" {
+		dir, _ = os.Getwd()
+	}
+	name := s.autoName(s.autoPane, dir)
+	_, err := s.cfg.Store.Activate(name, "", state.Caller{Owner: s.self, Pane: s.autoPane, Auto: true, ProjectDir: dir})
+	if err != nil {
+		s.log.Warn("cannot activate a session; running without one", "session", name, "err", err)
+	}
 }
 
 // leased returns p if it does not resume, or if this supervisor gets the
@@ -105,18 +144,14 @@ func (s *Supervisor) leased(p Plan) Plan {
 // autoName picks the name of the supervisor's own session: the date and the
 // pane's label (or the working directory's name), with a number added when
 // a live supervisor or another pane holds that name.
-func (s *Supervisor) autoName(pane string) string {
-	label := ""
+func (s *Supervisor) autoName(pane, dir string) string {
+	var label string
 	switch {
-	case strings.Count(pane, ":") >= 2:
+	case pane != "" && tmux.Labelled(pane):
 		label = pane[strings.LastIndex(pane, ":")+1:]
-	case strings.HasPrefix(pane, "%"):
-		label = "pane" + pane[1:]
+	case pane != "":
+		label = "pane" + strings.TrimPrefix(tmux.PaneNumber(pane), "%")
 	default:
-		dir := s.cfg.Dir
-		if dir == "" {
-			dir, _ = os.Getwd()
-		}
 		label = filepath.Base(dir)
 	}
 	label = state.Sanitize(label)
@@ -133,32 +168,8 @@ func (s *Supervisor) autoName(pane string) string {
 		if errors.Is(err, state.ErrNoSession) {
 			return name
 		}
-		if err == nil && !state.OwnerAlive(st) && (st.FleetPaneID == "" || st.FleetPaneID == pane) {
+		if err == nil && st.Auto && !state.OwnerAlive(st) && (st.FleetPaneID == "" || st.FleetPaneID == pane) {
 			return name
 		}
 	}
-}
-
-// resolveSession returns this supervisor's session now: a skill may have
-// activated another session directory since the last look (the owner index
-// points at the latest activation).
-func (s *Supervisor) resolveSession() (string, *state.State) {
-	store := s.cfg.Store
-	if store == nil {
-		return "", nil
-	}
-	if sess, err := store.FindByOwner(s.self.PID); err == nil {
-		s.setSession(sess.Name)
-		return sess.Name, sess.State
-	}
-	name := s.Session()
-	if name == "" {
-		return "", nil
-	}
-	st, err := store.Load(name)
-	if err != nil {
-		s.log.Warn("reading the session", "session", name, "err", err)
-		return name, nil
-	}
-	return name, st
 }

@@ -95,8 +95,12 @@ type Supervisor struct {
 	wd    *watchdog.Watchdog
 	agent *agentService
 
+	// needAuto and autoPane say that the supervisor activates a session of
+	// its own, in that pane, once the agent has started (startPlan).
+	needAuto bool
+	autoPane string
+
 	mu      sync.Mutex
-	session string
 	current *child.Agent
 
 	stopping   atomic.Bool
@@ -157,17 +161,12 @@ func (s *Supervisor) Store() *state.Store { return s.cfg.Store }
 // Log is the supervisor's logger.
 func (s *Supervisor) Log() *slog.Logger { return s.log }
 
-// Session returns the name of the session the supervisor runs now.
-func (s *Supervisor) Session() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.session
-}
-
-func (s *Supervisor) setSession(name string) {
-	s.mu.Lock()
-	s.session = name
-	s.mu.Unlock()
+// starts is how many times the agent has been started.
+func (s *Supervisor) starts() int {
+	if s.agent == nil {
+		return 0
+	}
+	return int(s.agent.starts.Load())
 }
 
 func (s *Supervisor) run(ctx context.Context) Result {

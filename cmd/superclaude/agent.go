@@ -18,7 +18,6 @@ import (
 	"github.com/superclaude/superclaude/internal/config"
 	"github.com/superclaude/superclaude/internal/control"
 	"github.com/superclaude/superclaude/internal/guard"
-	"github.com/superclaude/superclaude/state"
 	"github.com/superclaude/superclaude/supervise"
 )
 
@@ -160,14 +159,11 @@ func supervised(o runOptions, args []string) (code int) {
 	if !profile.Scan(args).OneShot {
 		// Sessions only for interactive runs: `superclaude --version` must
 		// not leave a sessions directory behind.
-		if dir, err := config.SessionsDir(); err == nil {
-			if store, err := state.Open(dir); err == nil {
-				store.Actor = "supervisor"
-				store.Report = func(err error) { log.Warn("session store", "err", err) }
-				cfg.Store = store
-			} else {
-				log.Warn("sessions directory unusable; running without sessions", "err", err)
-			}
+		if store, err := openStore("supervisor"); err == nil {
+			store.Report = func(err error) { log.Warn("session store", "err", err) }
+			cfg.Store = store
+		} else {
+			log.Warn("sessions directory unusable; running without sessions", "err", err)
 		}
 		pane, err := config.PaneID(context.Background())
 		if err != nil {
@@ -218,8 +214,6 @@ func injectClaude(cfg *supervise.Config, log *slog.Logger) func() {
 	}
 	cfg.Args = l.Args
 	cfg.Env = append(os.Environ(), envUserStatusLine+"="+l.UserStatusLine)
-	binder := newStatusLineBinder()
-	cfg.Handlers = map[string]supervise.Handler{control.OpStatusLine: binder.handle}
 	return func() { os.RemoveAll(dir) }
 }
 

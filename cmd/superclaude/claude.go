@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -20,9 +19,8 @@ import (
 	"github.com/superclaude/superclaude/internal/claude"
 	"github.com/superclaude/superclaude/internal/config"
 	"github.com/superclaude/superclaude/internal/control"
-	"github.com/superclaude/superclaude/internal/guard"
+	"github.com/superclaude/superclaude/internal/proc"
 	"github.com/superclaude/superclaude/state"
-	"github.com/superclaude/superclaude/supervise"
 )
 
 // Environment variables of the Claude Code integration.
@@ -54,18 +52,12 @@ func policy() claude.Policy {
 	return p
 }
 
-// findForAgent finds the session of the agent this process runs under:
-// by its supervisor first — the PID is always this agent's, while a pane
-// label can have changed since activation (race R6; seed 003) — then by
-// pane.
-func findForAgent(s *state.Store) (*state.Session, error) {
-	if sup, err := config.Supervisor(); err == nil {
-		if sess, err := s.FindByOwner(sup.PID); err == nil {
-			return sess, nil
-		}
-	}
+// mine is the session of the agent this process runs under: the one answer
+// of state.Store.Mine, for the supervisor and pane the environment names.
+func mine(s *state.Store) (*state.Session, error) {
+	owner, _ := config.Owner()
 	pane, _ := config.PaneID(context.Background())
-	return s.FindByPane(pane)
+	return s.Mine(owner, pane)
 }
 
 func statusLineCommand() *cobra.Command {
@@ -82,9 +74,8 @@ func statusLineCommand() *cobra.Command {
 }
 
 // statusLine binds one tick and returns the line to print. The supervisor's
-// binder, reached over the control socket, is the single writer of its
-// session's state; without a supervisor the tick is bound with a locked
-// update of the file.
+// binder, reached over the control socket, binds it when there is one;
+// without one the tick is bound here, by the same function (claude.Tick).
 func statusLine(payload []byte) string {
 	p := policy()
 	tick, err := claude.ParseStatusLine(payload)
@@ -95,10 +86,10 @@ func statusLine(payload []byte) string {
 		log.Warn("status line: unreadable input", "err", err, "bytes", len(payload))
 		done()
 	} else {
-		info = bindTick(payload, tick, p)
+		info = bindTick(payload, tick)
+		info.Threshold = p.Threshold
 	}
-	color := os.Getenv("NO_COLOR") == ""
-	line := claude.Render(info, color)
+	line := claude.Render(info, os.Getenv("NO_COLOR") == "")
 	if user := os.Getenv(envUserStatusLine); user != "" {
 		if out := runUserStatusLine(user, payload); out != "" {
 			first, rest, _ := strings.Cut(out, "\n")
@@ -111,65 +102,34 @@ func statusLine(payload []byte) string {
 	return line
 }
 
-func bindTick(payload []byte, tick claude.StatusLine, p claude.Policy) claude.LineInfo {
-	info := claude.LineInfo{Threshold: p.Threshold}
-	if sup, err := config.Supervisor(); err == nil {
-		if sock := os.Getenv(config.EnvSocket); sock != "" {
-			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-			resp, err := control.Call(ctx, sock, sup, control.Request{Op: control.OpStatusLine, Payload: payload})
-			cancel()
-			if err == nil && json.Unmarshal(resp.Data, &info) == nil {
-				return withTick(info, tick, p)
-			}
+func bindTick(payload []byte, tick claude.StatusLine) claude.LineInfo {
+	sup, supErr := config.Supervisor()
+	if sock := os.Getenv(config.EnvSocket); supErr == nil && sock != "" {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		resp, err := control.Call(ctx, sock, sup, control.Request{Op: control.OpStatusLine, Payload: payload})
+		cancel()
+		var info claude.LineInfo
+		if err == nil && json.Unmarshal(resp.Data, &info) == nil {
+			return info
 		}
 	}
-	// No supervisor: bind directly.
-	store, err := openExistingStore("statusline")
+	// No supervisor answers: bind here.
+	noSession := claude.WithTick(claude.LineInfo{Problem: "no session"}, tick)
+	store, err := openStore("statusline")
 	if err != nil {
-		info.Problem = "no sessions directory"
-		return withTick(info, tick, p)
+		return noSession
 	}
 	store.Report = nil
-	sess, err := findForAgent(store)
+	sess, err := mine(store)
 	if err != nil {
-		info.Problem = "no session"
-		return withTick(info, tick, p)
+		return noSession
 	}
-	sup, _ := config.Supervisor()
-	st, err := store.Update(sess.Name, "status line", func(st *state.State) error {
-		if !st.Exists() {
-			return state.ErrNoSession
-		}
-		claimed := claude.Claim(st, sup, state.OwnerAlive(st))
-		if !claude.Bind(st, tick, time.Now()) && !claimed {
-			// Heartbeat only: not worth a write of its own.
-			return state.ErrNoChange
-		}
-		return nil
-	})
-	if err != nil {
-		info.Problem = "no session"
-		return withTick(info, tick, p)
+	res, err := claude.Tick(sess, sup, tick, time.Now(), 0)
+	if errors.Is(err, state.ErrNoSession) {
+		return noSession
 	}
-	return withTick(lineInfo(sess.Name, st), tick, p)
-}
-
-// withTick adds what the tick itself says: model, cost, usage.
-func withTick(info claude.LineInfo, tick claude.StatusLine, p claude.Policy) claude.LineInfo {
-	info.Model = tick.Model.DisplayName
-	info.CostUSD = tick.Cost.TotalCostUSD
-	info.Threshold = p.Threshold
-	if u, ok := tick.Usage(); ok {
-		info.Usage, info.HasUsage = u, true
-	}
-	return info
-}
-
-func lineInfo(name string, st *state.State) claude.LineInfo {
-	return claude.LineInfo{
-		Session: name, Skill: st.Skill, Phase: st.CurrentPhase, Lifecycle: string(st.Lifecycle),
-		Overflowed: st.Overflowed, KillRequested: st.KillRequested, Target: st.TargetFile,
-	}
+	logIf(err, "status line: binding the tick")
+	return res.Info
 }
 
 // runUserStatusLine runs the user's own status-line command as claude would
@@ -182,83 +142,6 @@ func runUserStatusLine(command string, payload []byte) string {
 	cmd.Stdin = bytes.NewReader(payload)
 	out, _ := cmd.Output()
 	return strings.TrimRight(string(out), "\n")
-}
-
-// statusLineBinder is the binder's side of the status line: it answers a
-// tick at once with what the line should show, and writes the tick to the
-// session in a goroutine of its own, one write at a time, the latest tick
-// winning when they come faster than the disk.
-type statusLineBinder struct {
-	mu      sync.Mutex
-	pending map[string]claude.StatusLine
-	wake    chan struct{}
-	once    sync.Once
-}
-
-func newStatusLineBinder() *statusLineBinder {
-	return &statusLineBinder{pending: map[string]claude.StatusLine{}, wake: make(chan struct{}, 1)}
-}
-
-func (b *statusLineBinder) handle(ctx context.Context, s *supervise.Supervisor, req control.Request, _ control.Peer) control.Response {
-	tick, err := claude.ParseStatusLine(req.Payload)
-	if err != nil {
-		return control.Response{Error: "unreadable status-line input: " + err.Error()}
-	}
-	name, store := s.Session(), s.Store()
-	info := claude.LineInfo{Problem: "no session"}
-	if name != "" && store != nil {
-		if st, err := store.Load(name); err == nil {
-			claude.Bind(st, tick, time.Now())
-			info = lineInfo(name, st)
-			b.submit(s, name, tick)
-		}
-	}
-	data, _ := json.Marshal(info)
-	return control.Response{OK: true, Data: data}
-}
-
-func (b *statusLineBinder) submit(s *supervise.Supervisor, name string, tick claude.StatusLine) {
-	b.mu.Lock()
-	b.pending[name] = tick
-	b.mu.Unlock()
-	b.once.Do(func() { guard.Go(func() { b.write(s) }) })
-	select {
-	case b.wake <- struct{}{}:
-	default:
-	}
-}
-
-func (b *statusLineBinder) write(s *supervise.Supervisor) {
-	for range b.wake {
-		b.mu.Lock()
-		todo := b.pending
-		b.pending = map[string]claude.StatusLine{}
-		b.mu.Unlock()
-		for name, tick := range todo {
-			var bound string
-			_, err := s.Store().Update(name, "status line", func(st *state.State) error {
-				if !st.Exists() {
-					return state.ErrNoSession
-				}
-				before := st.SessionID
-				claude.Claim(st, s.Identity(), state.OwnerAlive(st))
-				claude.Bind(st, tick, time.Now())
-				if st.SessionID != before {
-					bound = st.SessionID
-				}
-				return nil
-			})
-			if err != nil {
-				s.Log().Warn("binding a status-line tick", "session", name, "err", err)
-			}
-			if bound != "" {
-				// The conversation this supervisor runs is its to resume.
-				if holder, ok, err := s.Store().Lease(bound, s.Identity()); err != nil || !ok {
-					s.Log().Warn("conversation lease", "id", bound, "holder", holder.PID, "err", err)
-				}
-			}
-		}
-	}
 }
 
 func hookCommand() *cobra.Command {
@@ -287,62 +170,22 @@ var hookEventNames = func() map[string]string {
 	return m
 }()
 
-// runHook answers one hook. Bad input never breaks claude's turn: it is
-// logged and the tool allowed.
+// runHook answers one hook: read, find the session, claude.Hook, print.
+// Bad input never breaks claude's turn: it is logged and the tool allowed.
 func runHook(sub string, payload []byte, stdout, stderr io.Writer) int {
 	event, known := hookEventNames[sub]
 	in, err := claude.ParseHookInput(payload)
 	if !known || err != nil {
-		log, done := openLog()
-		log.Warn("hook: ignoring", "hook", sub, "known", known, "err", err, "bytes", len(payload))
-		done()
+		logIf(fmt.Errorf("hook %s (known %v, %d bytes): %v", sub, known, len(payload), err), "hook: ignoring")
 		return 0
 	}
-	p := policy()
 	var sess *state.Session
-	store, err := openExistingStore("hook " + sub)
-	if err == nil {
+	if store, err := openStore("hook " + sub); err == nil {
 		store.Report = nil
-		sess, _ = findForAgent(store)
+		sess, _ = mine(store)
 	}
-	var st *state.State
-	if sess != nil {
-		st = sess.State
-	}
-	var a claude.Answer
-	switch sub {
-	case "pre-tool-use":
-		var change claude.Change
-		a, change = claude.PreToolUse(in, st, p)
-		if sess != nil && !change.Empty() {
-			// Decide again under the lock: two tool calls at once must
-			// both be counted.
-			_, err := store.Update(sess.Name, "hook pre-tool-use", func(locked *state.State) error {
-				var c claude.Change
-				a, c = claude.PreToolUse(in, locked, p)
-				if c.Empty() {
-					return state.ErrNoChange
-				}
-				c.Apply(locked)
-				return nil
-			})
-			logIf(err, "hook pre-tool-use: writing the session")
-		}
-	case "user-prompt-submit":
-		a = claude.UserPromptSubmit(in, sess, p)
-	case "pre-compact":
-		var mark bool
-		a, mark = claude.PreCompact(in, st)
-		if mark {
-			_, err := store.Update(sess.Name, "hook pre-compact: automatic compaction means overflow", func(locked *state.State) error {
-				locked.Overflowed = true
-				return nil
-			})
-			logIf(err, "hook pre-compact: writing the session")
-		}
-	case "session-start":
-		a = claude.SessionStart(in, sess)
-	}
+	a, err := claude.Hook(sub, in, sess, policy())
+	logIf(err, "hook "+sub+": writing the session")
 	return a.Write(event, stdout, stderr)
 }
 
@@ -366,11 +209,11 @@ func logCommand() *cobra.Command {
 			if text == "" {
 				return errors.New("+log: nothing on stdin to log")
 			}
-			store, err := openExistingStore("log")
+			store, err := openStore("log")
 			if err != nil {
 				return err
 			}
-			sess, err := findForAgent(store)
+			sess, err := mine(store)
 			if err != nil {
 				return fmt.Errorf("+log: no session for this agent: %w", err)
 			}
@@ -386,7 +229,10 @@ func logCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			store.Update(sess.Name, "", func(st *state.State) error {
+			sess.Store.Update(sess.Name, "", func(st *state.State) error {
+				if !st.Exists() {
+					return state.ErrNoSession
+				}
 				st.LastHeartbeat = time.Now()
 				return nil
 			})
@@ -416,4 +262,16 @@ func logFile(sess *state.Session, flag string) string {
 		return name
 	}
 	return filepath.Join(sess.Dir, name)
+}
+
+// socketOf returns where the supervisor owner listens: the socket the
+// environment names when owner is the environment's own supervisor, else
+// the path its runtime directory gives it.
+func socketOf(owner proc.Identity) (string, error) {
+	if sup, err := config.Supervisor(); err == nil && sup == owner {
+		if sock := os.Getenv(config.EnvSocket); sock != "" {
+			return sock, nil
+		}
+	}
+	return control.SocketPath(owner.PID)
 }

@@ -2,10 +2,13 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -13,27 +16,25 @@ import (
 	"github.com/superclaude/superclaude/internal/cli"
 	"github.com/superclaude/superclaude/internal/config"
 	"github.com/superclaude/superclaude/internal/control"
+	"github.com/superclaude/superclaude/internal/proc"
 	"github.com/superclaude/superclaude/state"
+	"github.com/superclaude/superclaude/supervise"
 )
 
-// openStore opens the sessions directory, reporting skipped corrupt files
-// on stderr. actor names the command in the event log.
+// openStore opens the sessions directory (config.SessionsDir) with the
+// user's lookup index, reporting skipped corrupt files on stderr. Opening
+// creates nothing; only a write does. actor names the command in the event
+// log.
 func openStore(actor string) (*state.Store, error) {
-	return openStoreWith(state.Open, actor)
-}
-
-// openExistingStore is openStore for commands claude runs in any project
-// (status line, hooks, +log): they never create a sessions directory.
-func openExistingStore(actor string) (*state.Store, error) {
-	return openStoreWith(state.OpenExisting, actor)
-}
-
-func openStoreWith(open func(string) (*state.Store, error), actor string) (*state.Store, error) {
 	dir, err := config.SessionsDir()
 	if err != nil {
 		return nil, err
 	}
-	s, err := open(dir)
+	idx, err := config.IndexDir()
+	if err != nil {
+		return nil, err
+	}
+	s, err := state.OpenIn(dir, idx)
 	if err != nil {
 		return nil, err
 	}
@@ -42,33 +43,53 @@ func openStoreWith(open func(string) (*state.Store, error), actor string) (*stat
 	return s, nil
 }
 
-// findSession is `session find`: the session named by --session, else
-// this pane's, else the live supervisor's (seed 000 §2).
-func findSession(s *state.Store, named string) (*state.Session, error) {
-	if named != "" {
-		name, err := s.NameFromArg(named)
+// named returns the store and name of a session given as the seeds give
+// it: a bare name in the sessions directory, or a path to its directory.
+func named(s *state.Store, arg string) (*state.Store, string, error) {
+	if !strings.ContainsAny(arg, `/\`) {
+		return s, arg, state.CheckName(arg)
+	}
+	return s.At(arg)
+}
+
+// findSession is `session find`: the session --session names, else the
+// agent's own (state.Store.Mine: the one its supervisor activated last,
+// else this pane's).
+func findSession(s *state.Store, which string) (*state.Session, error) {
+	if which != "" {
+		store, name, err := named(s, which)
 		if err != nil {
 			return nil, err
 		}
-		st, err := s.Load(name)
+		st, err := store.Load(name)
 		if err != nil {
 			return nil, err
 		}
-		return &state.Session{Name: name, Dir: s.Root + "/" + name, State: st}, nil
+		return &state.Session{Name: name, Dir: filepath.Join(store.Root, name), State: st, Store: store}, nil
 	}
-	pane, err := config.PaneID(context.Background())
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "superclaude:", err)
-	}
-	pid := 0
-	if id, err := config.Owner(); err == nil {
-		pid = id.PID
-	}
-	sess, err := s.Find(pane, pid)
+	sess, err := mine(s)
 	if errors.Is(err, state.ErrNotFound) {
-		return nil, fmt.Errorf("no session for this pane (%q) or supervisor (pid %d) under %s", pane, pid, s.Root)
+		pane, _ := config.PaneID(context.Background())
+		owner, _ := config.Owner()
+		return nil, fmt.Errorf("no session for this supervisor (pid %d) or pane (%q)", owner.PID, pane)
 	}
 	return sess, err
+}
+
+// activateTarget is where `+session activate DIR` creates or re-activates a
+// session: a bare name in the sessions directory, or a path whose parent
+// is the sessions directory or is itself named "sessions" — a project's
+// own, as the seeds' skills name it (`sessions/X`). Any other path is
+// refused: a session name never leads outside a sessions directory.
+func activateTarget(s *state.Store, arg string) (*state.Store, string, error) {
+	store, name, err := named(s, arg)
+	if err != nil {
+		return nil, "", err
+	}
+	if store.Root != s.Root && filepath.Base(store.Root) != "sessions" {
+		return nil, "", fmt.Errorf("session directory %s is neither in the sessions directory %s nor in a directory named sessions", arg, s.Root)
+	}
+	return store, name, nil
 }
 
 func sessionCommand() *cobra.Command {
@@ -80,9 +101,9 @@ one directory per session holding .state.json. Commands other than activate,
 list and show act on this pane's session, or the session of the supervisor
 named by $CLAUDE_SUPERVISOR_PID, unless --session names one.`,
 	}
-	var named string
+	var which string
 	var asJSON bool
-	cmd.PersistentFlags().StringVar(&named, "session", "", "act on this session (name or path) instead of looking it up")
+	cmd.PersistentFlags().StringVar(&which, "session", "", "act on this session (name or path) instead of looking it up")
 
 	print := func(w io.Writer, sess *state.Session) error {
 		if asJSON {
@@ -98,11 +119,11 @@ named by $CLAUDE_SUPERVISOR_PID, unless --session names one.`,
 			if err != nil {
 				return err
 			}
-			sess, err := findSession(s, named)
+			sess, err := findSession(s, which)
 			if err != nil {
 				return err
 			}
-			st, err := op(s, sess.Name)
+			st, err := op(sess.Store, sess.Name)
 			if err != nil {
 				return err
 			}
@@ -120,7 +141,7 @@ named by $CLAUDE_SUPERVISOR_PID, unless --session names one.`,
 			if err != nil {
 				return err
 			}
-			name, err := s.NameFromArg(args[0])
+			store, name, err := activateTarget(s, args[0])
 			if err != nil {
 				return err
 			}
@@ -131,25 +152,26 @@ named by $CLAUDE_SUPERVISOR_PID, unless --session names one.`,
 			skill := ""
 			if len(args) == 2 {
 				skill = args[1]
-			} else if cur, err := s.Load(name); err == nil {
+			} else if cur, err := store.Load(name); err == nil {
 				skill = cur.Skill
 			}
 			pane, err := config.PaneID(context.Background())
 			if err != nil {
 				fmt.Fprintln(os.Stderr, "superclaude:", err)
 			}
-			st, err := s.Activate(name, skill, state.Caller{Owner: owner, Pane: pane})
+			cwd, _ := os.Getwd()
+			caller := state.Caller{Owner: owner, Pane: pane, ProjectDir: cwd}
+			st, err := store.Activate(name, skill, caller)
 			var corrupt *state.Error
 			if errors.As(err, &corrupt) {
 				// The bad file is kept aside; activate starts fresh.
 				fmt.Fprintln(os.Stderr, "superclaude:", err)
-				st, err = s.Activate(name, skill, state.Caller{Owner: owner, Pane: pane})
+				st, err = store.Activate(name, skill, caller)
 			}
 			if err != nil {
 				return err
 			}
-			dir, _ := s.Dir(name)
-			return print(c.OutOrStdout(), &state.Session{Name: name, Dir: dir, State: st})
+			return print(c.OutOrStdout(), &state.Session{Name: name, Dir: filepath.Join(store.Root, name), State: st})
 		},
 	}
 	find := &cobra.Command{
@@ -161,7 +183,7 @@ named by $CLAUDE_SUPERVISOR_PID, unless --session names one.`,
 			if err != nil {
 				return err
 			}
-			sess, err := findSession(s, named)
+			sess, err := findSession(s, which)
 			if err != nil {
 				return err
 			}
@@ -196,12 +218,33 @@ named by $CLAUDE_SUPERVISOR_PID, unless --session names one.`,
 	deactivate.Flags().StringVar(&keywords, "keywords", "", "comma-separated search keywords")
 	restart := &cobra.Command{
 		Use:   "restart",
-		Short: "request an overflow restart: kill the agent and start it fresh with /session continue",
-		Args:  cobra.NoArgs,
+		Short: "ask the session's supervisor for an overflow restart: it kills the agent and starts it fresh with /superclaude:session continue",
+		Long: `Ask the live supervisor that owns the session (this agent's own, or the one
+--session names, from any shell of the same user) to restart its agent: the
+supervisor records the restart in the session's state, kills the agent from
+outside and starts it fresh with the continuation prompt. When no live
+supervisor owns the session, nothing is written.`,
+		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
-			return onFound("restart", func(s *state.Store, name string) (*state.State, error) {
-				return requestRestart(c.ErrOrStderr(), s, name)
-			})(c, args)
+			s, err := openStore("session restart")
+			if err != nil {
+				return err
+			}
+			sess, err := findSession(s, which)
+			if err != nil {
+				return err
+			}
+			ans, err := requestRestart(sess)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return cli.WriteJSON(c.OutOrStdout(), ans)
+			}
+			fmt.Fprintf(c.ErrOrStderr(), "superclaude: the supervisor (pid %d) is restarting session %s; the fresh agent starts with: %s\n",
+				sess.State.PID, ans.Session, ans.Prompt)
+			_, err = fmt.Fprintln(c.OutOrStdout(), ans.Dir)
+			return err
 		},
 	}
 	update := &cobra.Command{
@@ -245,11 +288,11 @@ named by $CLAUDE_SUPERVISOR_PID, unless --session names one.`,
 			if err != nil {
 				return err
 			}
-			which := named
+			w := which
 			if len(args) == 1 {
-				which = args[0]
+				w = args[0]
 			}
-			sess, err := findSession(s, which)
+			sess, err := findSession(s, w)
 			if err != nil {
 				return err
 			}
@@ -295,41 +338,36 @@ func readStdinIfPiped(r io.Reader) (string, error) {
 	return string(b), err
 }
 
-// requestRestart writes the restart request to the session's state, then
-// asks the supervisor named by the environment — and only that one, its
-// identity verified — to kill the agent from outside. The state comes
-// first: the supervisor decides what to start next from it.
-func requestRestart(stderr io.Writer, s *state.Store, name string) (*state.State, error) {
-	sup, err := config.Supervisor()
-	if err == nil {
-		// Only the session's own supervisor may restart it (seed 003, bug
-		// 3): refuse before writing anything.
-		cur, lerr := s.Load(name)
-		if lerr != nil {
-			return nil, lerr
+// requestRestart asks the live supervisor that owns sess — its identity
+// verified on the socket, so that no other process can take the request —
+// to restart its agent. The supervisor writes the state; this command
+// writes nothing, so a session without a live owner is left as it was.
+func requestRestart(sess *state.Session) (supervise.RestartAnswer, error) {
+	var ans supervise.RestartAnswer
+	owner := state.Owner(sess.State)
+	if !state.OwnerAlive(sess.State) {
+		return ans, fmt.Errorf("no live supervisor owns session %s (its owner, pid %d, is not running); nothing was changed", sess.Name, owner.PID)
+	}
+	if owner.Start == 0 {
+		// A seed-era file: verify what the PID is now.
+		id, err := proc.Of(owner.PID)
+		if err != nil {
+			return ans, fmt.Errorf("session %s: owner pid %d: %w", sess.Name, owner.PID, err)
 		}
-		if cur.PID != sup.PID {
-			return nil, fmt.Errorf("session %s belongs to pid %d, not to the supervisor running this command (pid %d)", name, cur.PID, sup.PID)
-		}
+		owner = id
 	}
-	st, werr := s.RequestRestart(name)
-	if werr != nil {
-		return nil, werr
-	}
-	sock := os.Getenv(config.EnvSocket)
-	if err == nil && sock == "" {
-		err = fmt.Errorf("$%s is not set", config.EnvSocket)
-	}
-	if err == nil {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		_, err = control.Call(ctx, sock, sup, control.Request{Op: control.OpRestart, Session: name, Reason: "superclaude +session restart"})
-	}
+	sock, err := socketOf(owner)
 	if err != nil {
-		fmt.Fprintf(stderr, "superclaude: restart prepared for %s, but no supervisor took it (%v).\n"+
-			"Exit the agent and start it again with: superclaude %q\n", name, err, st.RestartPrompt)
-		return st, nil
+		return ans, err
 	}
-	fmt.Fprintf(stderr, "superclaude: restart prepared for %s; the supervisor is restarting the agent.\n", name)
-	return st, nil
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	resp, err := control.Call(ctx, sock, owner, control.Request{Op: control.OpRestart, Session: sess.Dir, Reason: "superclaude +session restart"})
+	if err != nil {
+		return ans, fmt.Errorf("session %s: its supervisor (pid %d) did not take the restart: %w; nothing was changed", sess.Name, owner.PID, err)
+	}
+	if err := json.Unmarshal(resp.Data, &ans); err != nil {
+		return ans, fmt.Errorf("session %s: unreadable answer from the supervisor: %w", sess.Name, err)
+	}
+	return ans, nil
 }

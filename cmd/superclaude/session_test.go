@@ -103,7 +103,7 @@ func TestSessionCommandsAsAProgram(t *testing.T) {
 	}
 
 	// Names cannot leave the sessions directory.
-	if _, errOut, code := r.run("", "+session", "activate", "../escape", "x"); code == 0 || !strings.Contains(errOut, "not inside") {
+	if _, errOut, code := r.run("", "+session", "activate", "../escape", "x"); code == 0 || !strings.Contains(errOut, "neither in the sessions directory") {
 		t.Fatalf("escape: %d %q", code, errOut)
 	}
 }

@@ -23,7 +23,7 @@ func UserPromptSubmit(in HookInput, sess *state.Session, p Policy) Answer {
 	}
 	if p.SessionRequired {
 		switch {
-		case st == nil:
+		case st == nil || st.Auto:
 			return Answer{Context: "superclaude: no session is active. Load your standards, then ask the user " +
 				"with AskUserQuestion which skill to use. Tools are blocked until a skill activates a session."}
 		case st.Lifecycle == state.Completed:

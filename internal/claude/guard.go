@@ -16,10 +16,6 @@ import (
 // backstop.
 const DefaultThreshold = 0.76
 
-// SessionCommand is how the agent invokes the /session command superclaude
-// ships: as a plugin command, it is namespaced by the plugin's name.
-const SessionCommand = state.SessionCommand
-
 // Policy holds the guards' settings.
 type Policy struct {
 	// Threshold is the overflow threshold (0 → DefaultThreshold).
@@ -102,8 +98,9 @@ func PreToolUse(in HookInput, sess *state.State, p Policy) (Answer, Change) {
 	sessionCmds, logCmds := p.commands()
 	bookkeeping := isBash && (hasCommand(tool.Command, sessionCmds...) || hasCommand(tool.Command, logCmds...))
 
-	// The session gate (S10, S11).
-	if p.SessionRequired && (sess == nil || sess.Lifecycle == state.Completed) && !gateWhitelisted(tool, sessionCmds, logCmds) {
+	// The session gate (S10, S11). The supervisor's own session (auto) is
+	// a convenience, not an activation: it keeps the gate closed.
+	if p.SessionRequired && !GateOpen(sess) && !gateWhitelisted(tool, sessionCmds, logCmds) {
 		return Answer{Deny: true, Reason: gateMessage(sess)}, Change{}
 	}
 	if sess == nil {
@@ -192,6 +189,13 @@ func gateWhitelisted(t ToolCall, sessionCmds, logCmds []string) bool {
 			strings.HasPrefix(p, "~/.claude/") || base == "CLAUDE.md" || base == "MEMORY.md"
 	}
 	return false
+}
+
+// GateOpen reports whether the session gate (SESSION_REQUIRED=1) lets every
+// tool through: only a session that a skill activated and has not
+// completed opens it.
+func GateOpen(sess *state.State) bool {
+	return sess != nil && !sess.Auto && sess.Lifecycle != state.Completed
 }
 
 func gateMessage(sess *state.State) string {

@@ -40,13 +40,47 @@ const (
 	EnvWatchdogPID = "WATCHDOG_PID"
 )
 
-// SessionsDir returns the sessions directory: $SUPERCLAUDE_SESSIONS_DIR,
-// else ./sessions as in the seeds.
+// SessionsDir returns the sessions directory a supervisor keeps its
+// sessions in, by this rule:
+//
+//  1. $SUPERCLAUDE_SESSIONS_DIR, when set (a fleet sets it for its panes,
+//     and the supervisor for its agent's children);
+//  2. ./sessions, when the working directory has one: the seeds' layout,
+//     a project that keeps its sessions beside its code;
+//  3. else the user's own, <state dir>/sessions: superclaude leaves
+//     nothing in a directory that has no use for sessions.
+//
+// A skill that names a project's directory (`+session activate
+// sessions/X`) creates it there whatever this says; the lookup index
+// (IndexDir) finds sessions in every root.
 func SessionsDir() (string, error) {
 	if d := os.Getenv(EnvSessionsDir); d != "" {
 		return filepath.Abs(d)
 	}
-	return filepath.Abs("sessions")
+	if fi, err := os.Stat("sessions"); err == nil && fi.IsDir() {
+		return filepath.Abs("sessions")
+	}
+	return UserSessionsDir()
+}
+
+// UserSessionsDir is the user's own sessions directory: <state
+// dir>/sessions.
+func UserSessionsDir() (string, error) {
+	d, err := StateDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(d, "sessions"), nil
+}
+
+// IndexDir is the user's session lookup index, shared by every sessions
+// root: <state dir>/index.
+func IndexDir() (string, error) {
+	d, err := StateDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(d, "index"), nil
 }
 
 // StateDir returns where superclaude keeps logs: $SUPERCLAUDE_STATE_DIR,

@@ -15,12 +15,10 @@ import (
 const LabelOption = "@pane_label"
 
 // paneFormat asks tmux for everything PaneID needs in one call.
-const paneFormat = "#{session_name}\t#{window_name}\t#{" + LabelOption + "}\t#{pane_id}"
+const paneFormat = "#{session_name}\t#{window_name}\t#{" + LabelOption + "}\t#{pane_id}\t#{socket_path}\t#{start_time}"
 
-// PaneID returns the identity of the tmux pane this process runs in:
-// "session:window:label" when the pane has a label (seed 000 §2's
-// fleetPaneId), else tmux's pane id ("%12"). Outside tmux ($TMUX unset) it
-// returns "".
+// PaneID returns the identity of the tmux pane this process runs in (see
+// FormatPaneID). Outside tmux ($TMUX unset) it returns "".
 func PaneID(ctx context.Context) (string, error) {
 	if os.Getenv("TMUX") == "" {
 		return "", nil
@@ -31,22 +29,54 @@ func PaneID(ctx context.Context) (string, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, "tmux", "display-message", "-p", "-t", target, paneFormat).Output()
+	args := []string{"display-message", "-p", "-t", target, paneFormat}
+	// The server this process runs in, not whatever the default socket is:
+	// $TMUX is "socket,pid,session".
+	if sock, _, ok := strings.Cut(os.Getenv("TMUX"), ","); ok && sock != "" {
+		args = append([]string{"-S", sock}, args...)
+	}
+	out, err := exec.CommandContext(ctx, "tmux", args...).Output()
 	if err != nil {
 		return "", fmt.Errorf("tmux display-message: %w", err)
 	}
 	return FormatPaneID(strings.TrimRight(string(out), "\n"))
 }
 
-// FormatPaneID turns one line of paneFormat output into a pane identity.
+// FormatPaneID turns one line of paneFormat output into a pane identity:
+//
+//   - a labelled pane (the @pane_label option, which a fleet sets) is
+//     "session:window:label", seed 000's fleetPaneId: stable across tmux
+//     server restarts, so fleet resume keys on it;
+//   - an unlabelled pane is "%N@<server socket>@<server start time>":
+//     tmux numbers panes from %0 again in every server, so the id alone
+//     would let a new server's first pane take over whatever an old
+//     server's %0 ran, and two servers' %0 panes fight over one session.
 func FormatPaneID(line string) (string, error) {
 	f := strings.Split(line, "\t")
-	if len(f) != 4 {
+	if len(f) != 6 {
 		return "", fmt.Errorf("tmux: unexpected pane description %q", line)
 	}
-	session, window, label, id := f[0], f[1], f[2], f[3]
+	session, window, label, id, socket, started := f[0], f[1], f[2], f[3], f[4], f[5]
 	if label != "" {
 		return session + ":" + window + ":" + label, nil
 	}
-	return id, nil
+	if !strings.HasPrefix(id, "%") {
+		return "", fmt.Errorf("tmux: unexpected pane id %q", id)
+	}
+	return id + "@" + socket + "@" + started, nil
+}
+
+// Labelled reports whether a pane identity is a label's
+// (session:window:label), which survives a tmux restart, rather than an
+// unlabelled pane's, which lives as long as its server.
+func Labelled(id string) bool { return id != "" && !strings.HasPrefix(id, "%") }
+
+// PaneNumber returns the tmux pane id (%N) of an unlabelled pane's
+// identity, and "" for a labelled one.
+func PaneNumber(id string) string {
+	if Labelled(id) {
+		return ""
+	}
+	n, _, _ := strings.Cut(id, "@")
+	return n
 }

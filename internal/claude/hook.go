@@ -1,0 +1,69 @@
+package claude
+
+import (
+	"errors"
+
+	"github.com/superclaude/superclaude/state"
+)
+
+// Hook answers one hook event (`superclaude +hook SUB`) for the agent whose
+// session is sess — nil when it has none — and makes the state changes the
+// answer needs, under the session's lock. It is the one code path behind
+// every hook; cmd/superclaude only reads stdin, finds the session and
+// prints the answer.
+func Hook(sub string, in HookInput, sess *state.Session, p Policy) (Answer, error) {
+	var st *state.State
+	if sess != nil {
+		st = sess.State
+	}
+	switch sub {
+	case "pre-tool-use":
+		a, change := PreToolUse(in, st, p)
+		if sess == nil || change.Empty() {
+			return a, nil
+		}
+		// Decide again under the lock: two tool calls at once must both
+		// be counted.
+		_, err := sess.Store.Update(sess.Name, "hook pre-tool-use", func(locked *state.State) error {
+			if !locked.Exists() {
+				return state.ErrNoSession
+			}
+			var c Change
+			a, c = PreToolUse(in, locked, p)
+			if c.Empty() {
+				return state.ErrNoChange
+			}
+			c.Apply(locked)
+			return nil
+		})
+		return a, ignoreGone(err)
+	case "user-prompt-submit":
+		return UserPromptSubmit(in, sess, p), nil
+	case "pre-compact":
+		a, mark := PreCompact(in, st)
+		if !mark {
+			return a, nil
+		}
+		_, err := sess.Store.Update(sess.Name, "hook pre-compact: automatic compaction means overflow", func(locked *state.State) error {
+			if !locked.Exists() {
+				return state.ErrNoSession
+			}
+			if locked.Overflowed {
+				return state.ErrNoChange
+			}
+			locked.Overflowed = true
+			return nil
+		})
+		return a, ignoreGone(err)
+	case "session-start":
+		return SessionStart(in, sess), nil
+	}
+	return Answer{}, nil
+}
+
+func ignoreGone(err error) error {
+	if errors.Is(err, state.ErrNoSession) {
+		return nil
+	}
+	return err
+}
