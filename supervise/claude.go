@@ -11,11 +11,11 @@ import (
 // variadic --add-dir, say) takes it as its value; context usage from its
 // status line.
 var Claude = Profile{
-	Name:         "claude",
-	Command:      "claude",
-	Scan:         ScanClaudeArgs,
-	Resume:       appendArgs("--resume"),
-	Prompt:       func(args []string, prompt string) []string { return append([]string{prompt}, args...) },
+	Name:          "claude",
+	Command:       "claude",
+	Scan:          ScanClaudeArgs,
+	Resume:        appendArgs("--resume"),
+	Prompt:        func(args []string, prompt string) []string { return append([]string{prompt}, args...) },
 	ContextUsage:  ContextStatusLine,
 	RestartPrompt: claude.ContinuePrompt,
 }

@@ -5,8 +5,8 @@ import "testing"
 func TestFormatPaneID(t *testing.T) {
 	for line, want := range map[string]string{
 		"yarik-fleet\tcompany\tSDK\t%3\t/tmp/tmux-0/default\t1763800000": "yarik-fleet:company:SDK",
-		"main\tzsh\t\t%12\t/tmp/tmux-0/default\t1763800000":               "%12@/tmp/tmux-0/default@1763800000",
-		"s\tw w\tlabel with space\t%1\t/s\t1":                              "s:w w:label with space",
+		"main\tzsh\t\t%12\t/tmp/tmux-0/default\t1763800000":              "%12@/tmp/tmux-0/default@1763800000",
+		"s\tw w\tlabel with space\t%1\t/s\t1":                            "s:w w:label with space",
 	} {
 		got, err := FormatPaneID(line)
 		if err != nil || got != want {
