@@ -77,13 +77,41 @@ func (s *tmuxServer) send(pane, line string) {
 	s.must("send-keys", "-t", pane, "Enter")
 }
 
-// typeLine types a prompt into claude in a pane as a person does: the
-// text, a pause, Enter.
+// typeLine types a prompt into claude in a pane as a person does: once
+// claude's input prompt is drawn, the text; once the text shows in the
+// input box, Enter (text and Enter in one write would be a paste). On a
+// busy machine claude draws its prompt a moment before it reads keys, and
+// a prompt typed too early loses its first characters: that shows here as
+// a failure to see the text, not as a prompt the model never got.
 func (s *tmuxServer) typeLine(pane, text string) {
 	s.w.t.Helper()
+	s.waitScreen(pane, "❯")
 	s.must("send-keys", "-t", pane, "-l", text)
-	time.Sleep(300 * time.Millisecond)
+	probe := text
+	if len(probe) > 60 {
+		probe = probe[:60]
+	}
+	deadline := time.Now().Add(wait)
+	for !inputShows(s.capture(pane), probe) {
+		if time.Now().After(deadline) {
+			s.w.t.Fatalf("pane %s: the input box never showed %q; screen:\n%s", pane, probe, s.capture(pane))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	time.Sleep(150 * time.Millisecond)
 	s.must("send-keys", "-t", pane, "Enter")
+}
+
+// inputShows reports whether claude's input line (the one after ❯) starts
+// with text.
+func inputShows(screen, text string) bool {
+	for _, line := range strings.Split(screen, "\n") {
+		_, after, ok := strings.Cut(line, "❯")
+		if ok && strings.HasPrefix(strings.TrimLeft(after, " \u00a0"), text) {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *tmuxServer) capture(pane string) string {

@@ -122,7 +122,7 @@ func Decide(e Exit, st *state.State, pol Policy) Plan {
 	if st != nil && st.KillRequested {
 		p := Plan{Action: Fresh, Prompt: st.RestartPrompt, Overflow: true, Reason: "overflow restart requested"}
 		if !st.Overflowed {
-			p.Reason = "restart requested (killRequested without overflowed)"
+			p.Reason = "restart requested (the context had not overflowed)"
 		}
 		return p
 	}
