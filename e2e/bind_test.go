@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -37,9 +38,15 @@ func lastTurnID(w *world) string {
 // its context usage. A skill switch in X (S8) keeps the binding; a second
 // session Y activated in the same pane (R3, invariant 1) takes the pane
 // and the binding, and X lets go of the pane.
+//
+// The project has no sessions/ directory when superclaude starts, as on a
+// seeds user's first run: the supervisor's own session goes to the user's
+// sessions directory, the skill's into the project's, and the binding
+// follows it across the two.
 func TestBindSkillSessionThenSwitchThenSecondActivation(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
+	os.RemoveAll(w.sessions)
 	tm := w.tmux()
 	pane := tm.pane("bind", "main", "")
 	tm.send(pane, "superclaude")

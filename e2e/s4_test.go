@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -20,9 +22,10 @@ func isContinuation(r *fakeapi.Request) bool {
 // threshold, the next tool blocked with the dehydrate message, the model's
 // `+session restart`, the old claude gone, a fresh claude started with the
 // continuation prompt and no --resume, whose activate clears overflowed
-// and killRequested. typeLine types a prompt into claude; sup is the
-// supervisor.
-func overflowRestart(t *testing.T, w *world, typeLine func(string), sup proc.Identity, name, skill string) {
+// and killRequested. arg is how the continuation names the session: its
+// name, or its directory when it lives outside the supervisor's sessions
+// directory. typeLine types a prompt into claude; sup is the supervisor.
+func overflowRestart(t *testing.T, w *world, typeLine func(string), sup proc.Identity, name, arg, skill string) {
 	t.Helper()
 	before := w.mine(sup.PID, "the session "+name, func(st *state.State) bool { return st.SessionID != "" })
 	if before.Name != name {
@@ -56,7 +59,7 @@ func overflowRestart(t *testing.T, w *world, typeLine func(string), sup proc.Ide
 	// The fresh claude's continuation activates the session, as the
 	// plugin's continue instructs.
 	w.api.Push(
-		fakeapi.Reply{Content: fakeapi.Bash("superclaude +session activate "+name+" "+skill, "take over").Content, Match: isContinuation},
+		fakeapi.Reply{Content: fakeapi.Bash("superclaude +session activate "+arg+" "+skill, "take over").Content, Match: isContinuation},
 		fakeapi.Reply{Content: fakeapi.Text("continued").Content, Match: isContinuation},
 	)
 	w.model.SetUsage(usage(2_000))
@@ -69,7 +72,7 @@ func overflowRestart(t *testing.T, w *world, typeLine func(string), sup proc.Ide
 	if cont.SessionID == first {
 		t.Fatal("the continuation ran in the overflowed conversation (resumed)")
 	}
-	if text := strings.Join(cont.UserTexts(), "\n"); !strings.Contains(text, "continue --session "+name) {
+	if text := strings.Join(cont.UserTexts(), "\n"); !strings.Contains(text, "continue --session "+arg) {
 		t.Fatalf("continuation arguments missing: %q", text)
 	}
 	all := w.agentStarts()
@@ -77,8 +80,8 @@ func overflowRestart(t *testing.T, w *world, typeLine func(string), sup proc.Ide
 		t.Fatalf("agent starts: %v", all)
 	}
 	next := all[starts]
-	if !slices.Contains(next, claude.ContinuePrompt(name, skill, "")) || slices.Contains(next, "--resume") {
-		t.Fatalf("the fresh start's args %q: want %q and no --resume", next, claude.ContinuePrompt(name, skill, ""))
+	if !slices.Contains(next, claude.ContinuePrompt(arg, skill, "")) || slices.Contains(next, "--resume") {
+		t.Fatalf("the fresh start's args %q: want %q and no --resume", next, claude.ContinuePrompt(arg, skill, ""))
 	}
 	if proc.Alive(oldClaude) {
 		t.Fatalf("the old claude (pid %d) is still running", oldClaude.PID)
@@ -110,10 +113,14 @@ func agentPID(t *testing.T, w *world) proc.Identity {
 	return id
 }
 
-// S4 on a session a skill activated: the path the last release lost.
+// S4 on a session a skill activated: the path the last release lost. The
+// project had no sessions/ when superclaude started, so the skill's
+// session lives outside the supervisor's sessions directory and the
+// continuation names it by its directory.
 func TestS4OverflowRestartOfASkillSession(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
+	os.RemoveAll(w.sessions)
 	tm := w.tmux()
 	pane := tm.pane("s4", "main", "")
 	tm.send(pane, "superclaude")
@@ -122,7 +129,7 @@ func TestS4OverflowRestartOfASkillSession(t *testing.T) {
 	activate(t, w, tm, pane, "sessions/X", "implement")
 	w.session("X", "the conversation id", func(st *state.State) bool { return st.SessionID != "" })
 
-	overflowRestart(t, w, func(s string) { tm.typeLine(pane, s) }, sup, "X", "implement")
+	overflowRestart(t, w, func(s string) { tm.typeLine(pane, s) }, sup, "X", filepath.Join(w.sessions, "X"), "implement")
 	tm.typeLine(pane, "/exit")
 	w.until("superclaude to exit", func() bool { return !proc.Alive(sup) })
 	if code, _ := tm.exitAndStty(pane); code != 0 {
@@ -145,7 +152,7 @@ func TestS4OverflowRestartOfTheSupervisorsOwnSession(t *testing.T) {
 	if sess.Store.Root != w.sessions {
 		t.Fatalf("the session is in %s, want the project's %s", sess.Store.Root, w.sessions)
 	}
-	overflowRestart(t, w, func(s string) { typeLine(p, s) }, sup, sess.Name, "")
+	overflowRestart(t, w, func(s string) { typeLine(p, s) }, sup, sess.Name, sess.Name, "")
 	typeLine(p, "/exit")
 	if code := p.Wait(t, wait); code != 0 {
 		t.Fatalf("superclaude exited %d, want claude's 0", code)

@@ -161,6 +161,8 @@ func TestPreToolUse(t *testing.T) {
 		{name: "S10 gate: whitelisted read", in: hook(t, "hook-PreToolUse.json", func(m map[string]any) {
 			m["tool_name"], m["tool_input"] = "Read", map[string]any{"file_path": "/home/u/.claude/CLAUDE.md"}
 		}), noSess: true, policy: Policy{SessionRequired: true}},
+		{name: "S10 gate: the supervisor's own session does not open it", in: hook(t, "hook-PreToolUse.json", nil), st: func(s *state.State) { s.Auto = true }, policy: Policy{SessionRequired: true}, deny: true, inReply: "no session is active"},
+		{name: "the supervisor's own session without the gate", in: hook(t, "hook-PreToolUse.json", nil), st: func(s *state.State) { s.Auto = true }},
 		{name: "S11 gate: completed", in: hook(t, "hook-PreToolUse.json", nil), st: func(s *state.State) { s.Lifecycle = state.Completed }, policy: Policy{SessionRequired: true}, deny: true, inReply: "is completed"},
 		{name: "overflow blocks and marks", in: hook(t, "hook-PreToolUse.json", nil), st: func(s *state.State) { s.ContextUsage = 0.8 }, deny: true, change: Change{Overflowed: true}, inReply: "/superclaude:session dehydrate restart"},
 		{name: "custom threshold", in: hook(t, "hook-PreToolUse.json", nil), st: func(s *state.State) { s.ContextUsage = 0.6 }, policy: Policy{Threshold: 0.5}, deny: true, change: Change{Overflowed: true}},
@@ -240,6 +242,11 @@ func TestOtherHookEventsOnTheSamples(t *testing.T) {
 	}
 	if a := UserPromptSubmit(ups, nil, Policy{SessionRequired: true}); !strings.Contains(a.Context, "no session is active") {
 		t.Errorf("S10: %+v", a)
+	}
+	own := &state.Session{Name: "A", State: base()}
+	own.State.Auto = true
+	if a := UserPromptSubmit(ups, own, Policy{SessionRequired: true}); !strings.Contains(a.Context, "no session is active") {
+		t.Errorf("S10 with the supervisor's own session: %+v", a)
 	}
 	done := &state.Session{Name: "S", State: base()}
 	done.State.Lifecycle, done.State.Skill = state.Completed, "implement"

@@ -1,0 +1,89 @@
+package claude
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/superclaude/superclaude/internal/proc"
+	"github.com/superclaude/superclaude/state"
+)
+
+func tickStore(t *testing.T) (*state.Store, proc.Identity) {
+	t.Helper()
+	s, err := state.Open(filepath.Join(t.TempDir(), "sessions"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	me, _ := proc.Self()
+	if _, err := s.Activate("S", "implement", state.Caller{Owner: me}); err != nil {
+		t.Fatal(err)
+	}
+	return s, me
+}
+
+func loadSession(t *testing.T, s *state.Store) *state.Session {
+	t.Helper()
+	st, err := s.Load("S")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &state.Session{Name: "S", Dir: filepath.Join(s.Root, "S"), State: st, Store: s}
+}
+
+// Tick writes only what changes: the first tick binds; the same tick again
+// writes nothing until the heartbeat is HeartbeatEvery old; a new usage is
+// written at once.
+func TestTickWritesOnlyChanges(t *testing.T) {
+	s, me := tickStore(t)
+	tick, _ := ParseStatusLine(sample(t, "statusline-after-turn-175k.json"))
+	t0 := time.Now().Truncate(time.Second) // the file keeps seconds
+	writes := func() int64 { return s.Stats().Writes.Load() }
+
+	w0 := writes()
+	res, err := Tick(loadSession(t, s), me, tick, t0, 0)
+	if err != nil || !res.Wrote || res.Bound != tick.SessionID || writes() != w0+1 {
+		t.Fatalf("first tick: %+v %v (%d writes)", res, err, writes()-w0)
+	}
+	if res.Info.Session != "S" || res.Info.Skill != "implement" || !res.Info.HasUsage {
+		t.Fatalf("line info %+v", res.Info)
+	}
+	for i, at := range []time.Duration{time.Second, HeartbeatEvery - time.Millisecond} {
+		res, err = Tick(loadSession(t, s), me, tick, t0.Add(at), 0)
+		if err != nil || res.Wrote || res.Bound != "" {
+			t.Fatalf("identical tick %d: %+v %v", i, res, err)
+		}
+	}
+	if writes() != w0+1 {
+		t.Fatalf("identical ticks wrote %d times", writes()-w0-1)
+	}
+	res, _ = Tick(loadSession(t, s), me, tick, t0.Add(HeartbeatEvery), 0)
+	if !res.Wrote {
+		t.Fatal("the heartbeat was never written")
+	}
+	busier := tick
+	u := 40.0
+	busier.ContextWindow.UsedPercentage = &u
+	res, _ = Tick(loadSession(t, s), me, busier, t0.Add(HeartbeatEvery+time.Second), 0)
+	if st, _ := s.Load("S"); !res.Wrote || st.ContextUsage != 0.4 {
+		t.Fatalf("a new usage was not written: %+v, stored %v", res, st.ContextUsage)
+	}
+}
+
+// A tick for a session whose file is gone binds nothing and recreates
+// nothing.
+func TestTickOnAVanishedSession(t *testing.T) {
+	s, me := tickStore(t)
+	sess := loadSession(t, s)
+	if err := os.RemoveAll(sess.Dir); err != nil {
+		t.Fatal(err)
+	}
+	tick, _ := ParseStatusLine(sample(t, "statusline-after-turn-175k.json"))
+	if _, err := Tick(sess, me, tick, time.Now(), 0); err == nil {
+		t.Fatal("a tick bound a vanished session")
+	}
+	if s.Exists("S") {
+		t.Fatal("the tick recreated the session")
+	}
+}
