@@ -141,6 +141,19 @@ func (w *world) setEnv(kvs ...string) {
 	}
 }
 
+// unsetEnv removes variables from the world's environment.
+func (w *world) unsetEnv(keys ...string) {
+	for _, k := range keys {
+		out := w.env[:0]
+		for _, e := range w.env {
+			if !strings.HasPrefix(e, k+"=") {
+				out = append(out, e)
+			}
+		}
+		w.env = out
+	}
+}
+
 // dump logs what a failed test needs to be understood: the requests the
 // fake API saw, the event log and the supervisor's log.
 func (w *world) dump() {

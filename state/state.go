@@ -106,6 +106,11 @@ type State struct {
 	// stays closed (S10). Any `+session activate` clears it
 	// (superclaude's addition).
 	Auto bool
+	// TranscriptPath is the agent's transcript of the conversation
+	// sessionId names, bound with it by the status line: what the
+	// supervisor dehydrates from when the agent cannot (superclaude's
+	// addition).
+	TranscriptPath string
 	// ProjectDir is the working directory of the agent that activated the
 	// session, so that a view can list one project's sessions
 	// (superclaude's addition).
@@ -375,6 +380,7 @@ var fields = []field{
 		encode: func(s *State) (any, bool) { return s.Auto, s.Auto },
 	},
 	strField("projectDir", false, func(s *State) *string { return &s.ProjectDir }),
+	strField("transcriptPath", false, func(s *State) *string { return &s.TranscriptPath }),
 }
 
 var fieldByName = func() map[string]*field {

@@ -65,21 +65,14 @@ func (a *agentService) Serve(ctx context.Context) error {
 		}
 		a.starts.Add(1)
 		s.mu.Lock()
-		s.current = ag
+		s.current, s.started = ag, time.Now()
 		s.mu.Unlock()
 		s.wd.Watch(ag.Identity())
 		s.ensureSession()
 		s.event("agent-start", plan.Reason, map[string]any{"pid": ag.PID(), "args": args, "plan": plan.Action.String()})
 		s.log.Info("agent started", "pid", ag.PID(), "args", args, "plan", plan.String())
 
-		select {
-		case <-ag.Done():
-		case <-ctx.Done():
-			// The tree is stopping: end the agent ourselves, within the
-			// spec's timeout, before Serve returns.
-			s.stopping.Store(true)
-			s.wd.KillNow(context.Background(), watchdog.Request{Reason: "supervisor shutting down"})
-		}
+		a.wait(ctx, ag)
 		exit := ag.Wait()
 		// A kill under way sweeps what the agent left; let it finish
 		// before the decision, so the next agent starts alone.
@@ -135,6 +128,46 @@ func (a *agentService) Serve(ctx context.Context) error {
 			return errors.New(p.Reason)
 		default:
 			a.next = p
+		}
+	}
+}
+
+// wait waits for the agent to exit. Meanwhile, for a profile whose context
+// usage superclaude reads, it checks every few seconds whether the agent
+// has left an overflow undealt with for longer than the policy's
+// DehydrateWait, and if so dehydrates and restarts it itself. When the
+// tree stops it ends the agent, within the spec's timeout, before Serve
+// returns.
+func (a *agentService) wait(ctx context.Context, ag *child.Agent) {
+	s := a.s
+	var check <-chan time.Time
+	if s.cfg.Profile.ContextUsage == ContextStatusLine && s.cfg.Store != nil && s.cfg.Policy.DehydrateWait > 0 {
+		t := time.NewTicker(min(5*time.Second, s.cfg.Policy.DehydrateWait))
+		defer t.Stop()
+		check = t.C
+	}
+	var since time.Time
+	for {
+		select {
+		case <-ag.Done():
+			return
+		case <-ctx.Done():
+			s.stopping.Store(true)
+			s.wd.KillNow(context.Background(), watchdog.Request{Reason: "supervisor shutting down"})
+			return
+		case now := <-check:
+			var st *state.State
+			if sess := s.Mine(); sess != nil {
+				st = sess.State
+			}
+			var due bool
+			if due, since = overdue(st, since, now, s.cfg.Policy.DehydrateWait); due {
+				since = time.Time{}
+				why := fmt.Sprintf("the context overflowed and the agent had not dehydrated within %s", s.cfg.Policy.DehydrateWait)
+				if _, err := s.restartSession(restartRequest{Reason: why}); err != nil {
+					s.log.Warn("dehydrating for the agent", "err", err)
+				}
+			}
 		}
 	}
 }

@@ -84,7 +84,8 @@ func (b *binder) handle(ctx context.Context, req control.Request, peer control.P
 		}
 		resp.Data, _ = json.Marshal(st)
 	case control.OpRestart:
-		ans, err := s.restartSession(req.Session, orDefault(req.Reason, "restart requested over the control socket"))
+		ans, err := s.restartSession(restartRequest{Which: req.Session, Transcript: req.Transcript,
+			Reason: orDefault(req.Reason, "restart requested over the control socket")})
 		if err != nil {
 			return fail("%v", err)
 		}
@@ -111,28 +112,42 @@ func (b *binder) handle(ctx context.Context, req control.Request, peer control.P
 // (or none) owns.
 var ErrNotOwner = errors.New("the session does not belong to this supervisor")
 
+// restartRequest is one restart of a session's agent.
+type restartRequest struct {
+	// Which names the session: a name in the supervisor's sessions root,
+	// a session directory, or "" for the agent's own.
+	Which string
+	// Reason says why, for the log, the event log and the dehydrated
+	// context.
+	Reason string
+	// Transcript is the agent's transcript when the caller knows it
+	// (hooks do); else the one the status line bound.
+	Transcript string
+}
+
 // restartSession performs an overflow restart of a session this supervisor
-// owns, for whoever asked — the agent's own `+session restart`, or a shell
-// of the same user naming the session: it writes the restart request
-// (killRequested, the restart prompt, sessionId deleted) and kills the
-// agent from outside; what starts next is decided from that state once the
-// agent has exited. which names the session (a name in the supervisor's
-// sessions root or a session directory); empty means the agent's own.
+// owns, for whoever asked — the agent's own `+session restart`, a hook that
+// found the agent stuck at a full context, the supervisor's own check, or
+// a shell of the same user naming the session: it writes the dehydrated
+// context when the running agent did not (dehydrate), then the restart
+// request (killRequested, the restart prompt, sessionId deleted), and
+// kills the agent from outside; what starts next is decided from that
+// state once the agent has exited. It never resumes and never compacts.
 //
 // Only the owner writes: a request that reaches the wrong supervisor, or a
 // session whose owner is gone, changes nothing.
-func (s *Supervisor) restartSession(which, reason string) (RestartAnswer, error) {
+func (s *Supervisor) restartSession(req restartRequest) (RestartAnswer, error) {
 	var sess *state.Session
 	var err error
 	switch {
 	case s.cfg.Store == nil:
 		return RestartAnswer{}, errors.New("this supervisor runs without sessions")
-	case which == "":
+	case req.Which == "":
 		if sess = s.Mine(); sess == nil {
 			return RestartAnswer{}, errors.New("the agent has no session")
 		}
 	default:
-		sess, err = s.lookupSession(which)
+		sess, err = s.lookupSession(req.Which)
 		if err != nil {
 			return RestartAnswer{}, err
 		}
@@ -147,13 +162,14 @@ func (s *Supervisor) restartSession(which, reason string) (RestartAnswer, error)
 	if sess.Store.Root != s.cfg.Store.Root {
 		arg = sess.Dir
 	}
+	s.dehydrate(sess, arg, req.Transcript, req.Reason)
 	st, err := sess.Store.RequestRestart(sess.Name, func(st *state.State) string {
 		return s.cfg.Profile.restartPrompt(arg, st.Skill, st.CurrentPhase)
 	})
 	if err != nil {
 		return RestartAnswer{}, err
 	}
-	if !s.RequestRestart(reason) {
+	if !s.RequestRestart(req.Reason) {
 		return RestartAnswer{}, errors.New("no agent is running")
 	}
 	return RestartAnswer{Session: sess.Name, Dir: sess.Dir, Prompt: st.RestartPrompt}, nil

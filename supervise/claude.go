@@ -18,6 +18,7 @@ var Claude = Profile{
 	Prompt:        func(args []string, prompt string) []string { return append([]string{prompt}, args...) },
 	ContextUsage:  ContextStatusLine,
 	RestartPrompt: claude.ContinuePrompt,
+	Dehydrate:     claude.Dehydrate,
 }
 
 // How Claude Code's command line parses (commander.js, as `claude --help`

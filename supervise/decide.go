@@ -52,10 +52,14 @@ type Policy struct {
 	// this long could not resume (unknown or in-use id): start fresh
 	// instead of trying again.
 	ResumeFailWindow time.Duration
+	// DehydrateWait is how long an agent whose context overflowed may
+	// leave it undealt with before the supervisor dehydrates and restarts
+	// it itself; zero never does.
+	DehydrateWait time.Duration
 }
 
 // DefaultPolicy is the policy superclaude runs with.
-var DefaultPolicy = Policy{ResumeFailWindow: 10 * time.Second}
+var DefaultPolicy = Policy{ResumeFailWindow: 10 * time.Second, DehydrateWait: 2 * time.Minute}
 
 // Plan is the decision: what to do, and why.
 type Plan struct {

@@ -21,6 +21,7 @@ import (
 	"github.com/superclaude/superclaude/internal/testutil/fakeagent"
 	"github.com/superclaude/superclaude/internal/testutil/testbin"
 	"github.com/superclaude/superclaude/state"
+	"github.com/superclaude/superclaude/supervise"
 )
 
 // The process tests run the real superclaude binary on a real pty, with
@@ -200,12 +201,51 @@ func TestOverflowRestartRoundTrip(t *testing.T) {
 		t.Fatalf("state after the restart: %+v", st)
 	}
 
+	// The agent restarted without dehydrating itself: the supervisor
+	// wrote the context, from what it knows.
+	dehydrated, err := os.ReadFile(filepath.Join(h.session(sup).Dir, supervise.DehydratedFile))
+	if err != nil || !strings.Contains(string(dehydrated), "# Dehydrated context of session "+name) {
+		t.Fatalf("no dehydrated context written by the supervisor: %v %q", err, dehydrated)
+	}
+
 	p.Expect(t, at, "FAKE-AGENT READY", timeout)
 	p.Type("exit 0")
 	if code := p.Wait(t, timeout); code != 0 {
 		t.Fatalf("superclaude exited %d, want the agent's 0", code)
 	}
 	cooked(t, p)
+}
+
+// Issue 9: an agent whose context overflowed but that never dehydrates —
+// it sits at a prompt, or it is stuck — is dehydrated and restarted by the
+// supervisor once SUPERCLAUDE_DEHYDRATE_WAIT has passed.
+func TestSupervisorDehydratesAnOverflowedAgentThatDoesNot(t *testing.T) {
+	h := newHarness(t, "SUPERCLAUDE_DEHYDRATE_WAIT=1s")
+	p := h.start()
+	at := p.Expect(t, 0, "FAKE-AGENT READY", timeout)
+	sup := p.Cmd.Process.Pid
+	name := h.session(sup).Name
+	p.Type("bind conv-1")
+	at = p.Expect(t, at, "RAN +session update", timeout)
+	p.Type("overflow")
+	p.Expect(t, at, "RAN +session update", timeout)
+
+	starts := h.waitStarts(2, timeout)
+	second := userArgs(t, starts[1].Args)
+	if len(second) == 0 || second[0] != claude.ContinuePrompt(name, "", "") || slices.Contains(second, "--resume") {
+		t.Fatalf("restarted with %q", second)
+	}
+	if _, err := os.Stat(filepath.Join(h.session(sup).Dir, supervise.DehydratedFile)); err != nil {
+		t.Fatalf("no dehydrated context: %v", err)
+	}
+	// The fresh agent has yet to activate the session (restarting): no
+	// second restart follows, however long it takes.
+	time.Sleep(3 * time.Second)
+	if n := len(h.events("start")); n != 2 {
+		t.Fatalf("the agent was started %d times, want 2", n)
+	}
+	p.Type("exit 0")
+	p.Wait(t, timeout)
 }
 
 func TestFleetResumeAfterTheSupervisorIsRestarted(t *testing.T) {

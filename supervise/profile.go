@@ -25,6 +25,11 @@ type Profile struct {
 	// the supervisor's sessions root), at the skill and phase the state
 	// records. Nil uses [DefaultRestartPrompt].
 	RestartPrompt func(session, skill, phase string) string
+	// Dehydrate writes the dehydrated context of session at skill and
+	// phase — what a fresh agent reads to carry on — from the agent's
+	// transcript (empty when unknown), for a restart the agent did not
+	// dehydrate for itself; why says what caused it. Nil writes none.
+	Dehydrate func(transcript, session, skill, phase, why string) ([]byte, error)
 }
 
 // DefaultRestartPrompt is the restart prompt of a profile that has none of

@@ -102,6 +102,8 @@ type Supervisor struct {
 
 	mu      sync.Mutex
 	current *child.Agent
+	// started is when the current agent was started.
+	started time.Time
 
 	stopping   atomic.Bool
 	stopSignal atomic.Int32
@@ -280,6 +282,13 @@ func (s *Supervisor) Stop(sig syscall.Signal) {
 	s.stopping.Store(true)
 	s.log.Info("stop requested", "signal", child.SignalName(sig))
 	s.wd.Kill(watchdog.Request{Reason: "superclaude got " + child.SignalName(sig), Signal: sig})
+}
+
+// agentStarted is when the current (or last) agent was started.
+func (s *Supervisor) agentStarted() time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.started
 }
 
 func (s *Supervisor) currentAgent() *child.Agent {

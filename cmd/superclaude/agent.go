@@ -30,6 +30,9 @@ type runOptions struct {
 	maxCrashes float64
 	crashDecay time.Duration
 	crashDelay time.Duration
+	// dehydrateWait is the supervisor's patience with an overflowed agent
+	// that does not dehydrate.
+	dehydrateWait time.Duration
 }
 
 // Environment variables for a plain `superclaude ARGS`, whose flags all
@@ -41,10 +44,12 @@ const (
 	envMaxCrashes = "SUPERCLAUDE_MAX_CRASHES"
 	envCrashDecay = "SUPERCLAUDE_CRASH_WINDOW"
 	envCrashDelay = "SUPERCLAUDE_CRASH_DELAY"
+	envDehydrate  = "SUPERCLAUDE_DEHYDRATE_WAIT"
 )
 
 func defaultOptions() (runOptions, error) {
-	o := runOptions{grace: 2 * time.Second, maxCrashes: 5, crashDecay: 30 * time.Second, crashDelay: time.Second}
+	o := runOptions{grace: 2 * time.Second, maxCrashes: 5, crashDecay: 30 * time.Second, crashDelay: time.Second,
+		dehydrateWait: supervise.DefaultPolicy.DehydrateWait}
 	o.agent = os.Getenv(envAgent)
 	o.profile = os.Getenv(envProfile)
 	if o.profile == "" {
@@ -53,7 +58,7 @@ func defaultOptions() (runOptions, error) {
 	for _, d := range []struct {
 		env string
 		dst *time.Duration
-	}{{envGrace, &o.grace}, {envCrashDecay, &o.crashDecay}, {envCrashDelay, &o.crashDelay}} {
+	}{{envGrace, &o.grace}, {envCrashDecay, &o.crashDecay}, {envCrashDelay, &o.crashDelay}, {envDehydrate, &o.dehydrateWait}} {
 		if v := os.Getenv(d.env); v != "" {
 			parsed, err := time.ParseDuration(v)
 			if err != nil || parsed < 0 {
@@ -103,7 +108,15 @@ func runCommand() *cobra.Command {
 	f.Float64Var(&o.maxCrashes, "max-crashes", o.maxCrashes, "crashes within the crash window before superclaude gives up ($"+envMaxCrashes+")")
 	f.DurationVar(&o.crashDecay, "crash-window", o.crashDecay, "half-life of the crash count ($"+envCrashDecay+")")
 	f.DurationVar(&o.crashDelay, "crash-delay", o.crashDelay, "pause before restarting a crashed agent ($"+envCrashDelay+")")
+	f.DurationVar(&o.dehydrateWait, "dehydrate-wait", o.dehydrateWait, "how long an overflowed agent may leave dehydrating undone before superclaude does it for it; 0 never ($"+envDehydrate+")")
 	return cmd
+}
+
+// policyOf is the restart policy the options ask for.
+func policyOf(o runOptions) supervise.Policy {
+	p := supervise.DefaultPolicy
+	p.DehydrateWait = o.dehydrateWait
+	return p
 }
 
 // singleProc runs the supervisor's Go code on one processor, unless
@@ -154,6 +167,7 @@ func supervised(o runOptions, args []string) (code int) {
 		FailureDecay:     o.crashDecay,
 		FailureBackoff:   o.crashDecay,
 		CrashDelay:       o.crashDelay,
+		Policy:           policyOf(o),
 		Log:              log,
 	}
 	if !profile.Scan(args).OneShot {

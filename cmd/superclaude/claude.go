@@ -147,9 +147,9 @@ func runUserStatusLine(command string, payload []byte) string {
 func hookCommand() *cobra.Command {
 	return &cobra.Command{
 		Use:       "+hook <event>",
-		Short:     "Claude Code's hooks (run by claude): pre-tool-use, user-prompt-submit, pre-compact, session-start",
+		Short:     "Claude Code's hooks (run by claude): pre-tool-use, user-prompt-submit, pre-compact, session-start, stop-failure",
 		Args:      cobra.ExactArgs(1),
-		ValidArgs: []string{"pre-tool-use", "user-prompt-submit", "pre-compact", "session-start"},
+		ValidArgs: []string{"pre-tool-use", "user-prompt-submit", "pre-compact", "session-start", "stop-failure"},
 		RunE: func(c *cobra.Command, args []string) error {
 			code := runHook(args[0], readPayload(c.InOrStdin()), c.OutOrStdout(), c.ErrOrStderr())
 			if code != 0 {
@@ -186,6 +186,11 @@ func runHook(sub string, payload []byte, stdout, stderr io.Writer) int {
 	}
 	a, err := claude.Hook(sub, in, sess, policy())
 	logIf(err, "hook "+sub+": writing the session")
+	if a.Restart != "" && sess != nil {
+		// The agent cannot go on: its supervisor dehydrates and restarts it.
+		_, err := requestRestart(sess, a.Restart, in.TranscriptPath)
+		logIf(err, "hook "+sub+": asking the supervisor to restart the agent")
+	}
 	return a.Write(event, stdout, stderr)
 }
 

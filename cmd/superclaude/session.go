@@ -234,7 +234,7 @@ supervisor owns the session, nothing is written.`,
 			if err != nil {
 				return err
 			}
-			ans, err := requestRestart(sess)
+			ans, err := requestRestart(sess, "superclaude +session restart", "")
 			if err != nil {
 				return err
 			}
@@ -340,9 +340,10 @@ func readStdinIfPiped(r io.Reader) (string, error) {
 
 // requestRestart asks the live supervisor that owns sess — its identity
 // verified on the socket, so that no other process can take the request —
-// to restart its agent. The supervisor writes the state; this command
+// to restart its agent, for reason; transcript is the agent's transcript
+// when the caller knows it. The supervisor writes the state; this command
 // writes nothing, so a session without a live owner is left as it was.
-func requestRestart(sess *state.Session) (supervise.RestartAnswer, error) {
+func requestRestart(sess *state.Session, reason, transcript string) (supervise.RestartAnswer, error) {
 	var ans supervise.RestartAnswer
 	owner := state.Owner(sess.State)
 	if !state.OwnerAlive(sess.State) {
@@ -362,7 +363,7 @@ func requestRestart(sess *state.Session) (supervise.RestartAnswer, error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	resp, err := control.Call(ctx, sock, owner, control.Request{Op: control.OpRestart, Session: sess.Dir, Reason: "superclaude +session restart"})
+	resp, err := control.Call(ctx, sock, owner, control.Request{Op: control.OpRestart, Session: sess.Dir, Reason: reason, Transcript: transcript})
 	if err != nil {
 		return ans, fmt.Errorf("session %s: its supervisor (pid %d) did not take the restart: %w; nothing was changed", sess.Name, owner.PID, err)
 	}

@@ -258,6 +258,19 @@ func TestOtherHookEventsOnTheSamples(t *testing.T) {
 	if a, mark := PreCompact(auto, sess.State); !a.Block || !mark {
 		t.Errorf("PreCompact auto: %+v %v", a, mark)
 	}
+	if a, _ := PreCompact(auto, sess.State); a.Restart == "" {
+		t.Errorf("a blocked compaction does not ask the supervisor to restart: %+v", a)
+	}
+	tooLong := hook(t, "hook-StopFailure-prompt-too-long.json", nil)
+	if a, mark := StopFailure(tooLong, sess.State); a.Restart == "" || !mark || a.Block || a.Deny {
+		t.Errorf("StopFailure prompt too long: %+v %v", a, mark)
+	}
+	other := hook(t, "hook-StopFailure-prompt-too-long.json", func(m map[string]any) {
+		m["error"], m["error_details"], m["last_assistant_message"] = "server_error", "500 overloaded", "API Error"
+	})
+	if a, mark := StopFailure(other, sess.State); a.Restart != "" || mark {
+		t.Errorf("StopFailure for another error asked for a restart: %+v", a)
+	}
 	manual := hook(t, "hook-PreCompact-auto.json", func(m map[string]any) { m["trigger"] = "manual" })
 	if a, _ := PreCompact(manual, sess.State); a.Block {
 		t.Errorf("manual compaction blocked")

@@ -41,15 +41,39 @@ func UserPromptSubmit(in HookInput, sess *state.Session, p Policy) Answer {
 
 // PreCompact stops automatic compaction (exit 2: no request is sent) and
 // treats it as an overflow: a second guard that costs no API call, for when
-// the status line lagged behind. Manual /compact passes. It reports
-// whether the session must be marked overflowed.
+// the status line lagged behind. Manual /compact — the user's own choice —
+// passes. It reports whether the session must be marked overflowed.
+//
+// A blocked compaction is a dead end for the agent: claude shows "Context
+// limit reached" and every later prompt, /superclaude:session dehydrate
+// included, hits the same blocked compaction (CLAUDE-CODE-FACTS.md). So
+// the answer also asks the supervisor to dehydrate and restart the agent
+// itself (Answer.Restart).
 func PreCompact(in HookInput, sess *state.State) (Answer, bool) {
 	if in.Trigger != "auto" {
 		return Answer{}, false
 	}
 	reason := fmt.Sprintf("superclaude: automatic compaction is off under superclaude; the context overflowed. "+
-		"Run %s dehydrate restart to continue in a fresh context.", SessionCommand)
-	return Answer{Block: true, Reason: reason}, sess != nil && !sess.Overflowed
+		"superclaude is saving your context and restarting you fresh; %s continue will restore it.", SessionCommand)
+	return Answer{Block: true, Reason: reason, Restart: "automatic compaction was blocked: the context window is full"},
+		sess != nil && !sess.Overflowed
+}
+
+// PromptTooLong reports whether a StopFailure says the conversation no
+// longer fits the context window.
+func PromptTooLong(in HookInput) bool {
+	text := strings.ToLower(in.ErrorDetails + " " + in.LastAssistantMessage)
+	return strings.Contains(text, "prompt is too long")
+}
+
+// StopFailure answers a turn that failed. A prompt too long for the
+// context window is an overflow the agent cannot recover from: the session
+// is marked overflowed and the supervisor asked to dehydrate and restart.
+func StopFailure(in HookInput, sess *state.State) (Answer, bool) {
+	if !PromptTooLong(in) {
+		return Answer{}, false
+	}
+	return Answer{Restart: "claude reported that the prompt is too long for the context window"}, sess != nil && !sess.Overflowed
 }
 
 // SessionStart tells the model where it stands, by how this conversation

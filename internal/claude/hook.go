@@ -39,12 +39,15 @@ func Hook(sub string, in HookInput, sess *state.Session, p Policy) (Answer, erro
 		return a, ignoreGone(err)
 	case "user-prompt-submit":
 		return UserPromptSubmit(in, sess, p), nil
-	case "pre-compact":
+	case "pre-compact", "stop-failure":
 		a, mark := PreCompact(in, st)
+		if sub == "stop-failure" {
+			a, mark = StopFailure(in, st)
+		}
 		if !mark {
 			return a, nil
 		}
-		_, err := sess.Store.Update(sess.Name, "hook pre-compact: automatic compaction means overflow", func(locked *state.State) error {
+		_, err := sess.Store.Update(sess.Name, "hook "+sub+": the context overflowed", func(locked *state.State) error {
 			if !locked.Exists() {
 				return state.ErrNoSession
 			}

@@ -22,6 +22,11 @@ type HookInput struct {
 	Prompt string `json:"prompt"`
 	// Trigger is PreCompact's: manual or auto.
 	Trigger string `json:"trigger"`
+	// Error, ErrorDetails and LastAssistantMessage are StopFailure's: why
+	// the turn failed.
+	Error                string `json:"error"`
+	ErrorDetails         string `json:"error_details"`
+	LastAssistantMessage string `json:"last_assistant_message"`
 }
 
 // ParseHookInput reads a hook payload.
@@ -73,6 +78,11 @@ type Answer struct {
 	// Context is added to what the model sees (UserPromptSubmit,
 	// SessionStart, and a warning on an allowed PreToolUse).
 	Context string
+	// Restart, when set, asks the agent's supervisor to dehydrate the
+	// conversation itself and restart the agent fresh, for this reason:
+	// the agent cannot go on (its automatic compaction was blocked, its
+	// prompt is too long). It is not part of the hook's answer to claude.
+	Restart string
 }
 
 // Write answers event on stdout or stderr and returns the exit code: a

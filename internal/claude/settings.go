@@ -20,6 +20,7 @@ var HookEvents = map[string]string{
 	"UserPromptSubmit": "user-prompt-submit",
 	"PreCompact":       "pre-compact",
 	"SessionStart":     "session-start",
+	"StopFailure":      "stop-failure",
 }
 
 // Launch is what superclaude added to claude's command line.

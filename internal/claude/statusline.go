@@ -59,7 +59,8 @@ func (s StatusLine) Usage() (float64, bool) {
 // usage (null at startup leaves the stored value); sessionId unless a kill
 // was requested, the context overflowed or the session is dehydrating —
 // the guards of race R1, which stop a tick from resurrecting the id that
-// `session restart` deleted. A session that was resuming becomes active:
+// `session restart` deleted — and with it the transcript's path, which the
+// supervisor dehydrates from. A session that was resuming becomes active:
 // the first tick of the resumed conversation proves it is running. It
 // reports whether anything but the heartbeat changed.
 func Bind(st *state.State, tick StatusLine, now time.Time) bool {
@@ -70,11 +71,15 @@ func Bind(st *state.State, tick StatusLine, now time.Time) bool {
 	}
 	if tick.SessionID != "" && !st.KillRequested && !st.Overflowed && st.Lifecycle != state.Dehydrating {
 		st.SessionID = tick.SessionID
+		if tick.TranscriptPath != "" {
+			st.TranscriptPath = tick.TranscriptPath
+		}
 		if st.Lifecycle == state.Resuming {
 			st.Lifecycle = state.Active
 		}
 	}
-	return st.SessionID != before.SessionID || st.ContextUsage != before.ContextUsage || st.Lifecycle != before.Lifecycle
+	return st.SessionID != before.SessionID || st.ContextUsage != before.ContextUsage || st.Lifecycle != before.Lifecycle ||
+		st.TranscriptPath != before.TranscriptPath
 }
 
 // Claim is the status line's PID claim (seed 000 §6): a session found for

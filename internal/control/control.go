@@ -46,6 +46,9 @@ type Request struct {
 	Session string          `json:"session,omitempty"`
 	Reason  string          `json:"reason,omitempty"`
 	Payload json.RawMessage `json:"payload,omitempty"`
+	// Transcript is the agent's transcript, for a restart asked for by a
+	// hook that knows it.
+	Transcript string `json:"transcript,omitempty"`
 }
 
 // Response is one answer.

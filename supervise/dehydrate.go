@@ -1,0 +1,88 @@
+package supervise
+
+import (
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/superclaude/superclaude/internal/claude"
+	"github.com/superclaude/superclaude/state"
+)
+
+// DehydratedFile is the file, in a session's directory, that holds the
+// working context a fresh agent continues from (seed 000's
+// DEHYDRATED_CONTEXT.md).
+const DehydratedFile = claude.DehydratedFile
+
+// dehydrate writes sess's dehydrated context itself, through the profile,
+// from the agent's transcript — unless the running agent wrote the file
+// since it started (its own /superclaude:session dehydrate did). arg is
+// how the restart prompt names the session; why says what caused the
+// restart.
+//
+// This is what turns a dead end into a restart: an agent whose automatic
+// compaction was blocked, or whose prompt no longer fits, cannot run
+// dehydrate any more; and an agent restarted from outside never did.
+func (s *Supervisor) dehydrate(sess *state.Session, arg, transcript, why string) {
+	if s.cfg.Profile.Dehydrate == nil {
+		return
+	}
+	path := filepath.Join(sess.Dir, DehydratedFile)
+	if fi, err := os.Lstat(path); err == nil && fi.Mode().IsRegular() && fi.ModTime().After(s.agentStarted()) {
+		s.log.Info("the agent saved its own context; keeping it", "file", path)
+		return
+	}
+	if transcript == "" {
+		transcript = sess.State.TranscriptPath
+	}
+	st := sess.State
+	text, err := s.cfg.Profile.Dehydrate(transcript, arg, st.Skill, st.CurrentPhase, why)
+	if err != nil {
+		s.log.Warn("reading the transcript for the dehydrated context", "transcript", transcript, "err", err)
+	}
+	if err := writeFile(sess.Dir, DehydratedFile, text); err != nil {
+		s.log.Warn("writing the dehydrated context", "file", path, "err", err)
+		return
+	}
+	s.log.Info("wrote the dehydrated context", "file", path, "bytes", len(text), "why", why)
+}
+
+// writeFile replaces dir/name with data through a temporary file in dir
+// and a rename: a reader sees the old file or the new one. A symlink in
+// name's place is replaced, never followed.
+func writeFile(dir, name string, data []byte) error {
+	f, err := os.CreateTemp(dir, "."+name+".tmp-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, filepath.Join(dir, name))
+	}
+	if err != nil {
+		os.Remove(tmp)
+	}
+	return err
+}
+
+// overdue reports whether the supervisor must dehydrate for an agent that
+// was told to (its session overflowed, every tool blocked) and has not
+// begun within wait: an agent that sits at a prompt nobody answers, or is
+// stuck. since is when the overflow was first seen (zero: not yet); the
+// new value is returned. A session that is dehydrating, whose restart is
+// already requested, or whose fresh agent has yet to activate it
+// (restarting) is never overdue: that would restart a restart.
+func overdue(st *state.State, since, now time.Time, wait time.Duration) (bool, time.Time) {
+	if st == nil || !st.Overflowed || st.KillRequested ||
+		st.Lifecycle == state.Dehydrating || st.Lifecycle == state.Restarting {
+		return false, time.Time{}
+	}
+	if since.IsZero() {
+		return false, now
+	}
+	return now.Sub(since) >= wait, since
+}
