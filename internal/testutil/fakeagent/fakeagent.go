@@ -60,6 +60,7 @@ type Record struct {
 	Start uint64            `json:"start,omitempty"`
 	Args  []string          `json:"args,omitempty"`
 	Env   map[string]string `json:"env,omitempty"`
+	Dir   string            `json:"dir,omitempty"` // the working directory at start
 	Code  int               `json:"code,omitempty"`
 	Text  string            `json:"text,omitempty"`
 	Time  time.Time         `json:"time"`
@@ -135,7 +136,8 @@ func Main() {
 		}
 	}
 	me, _ := proc.Self()
-	record(Record{Event: "start", PID: me.PID, Start: me.Start, Args: args, Env: env})
+	wd, _ := os.Getwd()
+	record(Record{Event: "start", PID: me.PID, Start: me.Start, Args: args, Env: env, Dir: wd})
 
 	exit := func(code int) {
 		record(Record{Event: "exit", PID: me.PID, Code: code})

@@ -1,0 +1,168 @@
+package fleet
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/sys/unix"
+)
+
+// planned is one pane as Up will start it, every check already made.
+type planned struct {
+	w  Window
+	p  Pane
+	id string
+	// dir is the pane's working directory as the file gives it; runDir is
+	// where its agent runs: dir, or the same place inside its worktree.
+	dir, runDir string
+	wt          *worktree
+	argv, env   []string
+}
+
+// plan checks every pane that start says is to be started, before
+// anything is created: its working directory exists, its agent's
+// executable is found (on the PATH the pane will have, or as given), and a
+// worktree pane's directory is in a git repository its worktree can be
+// made from. It reports every problem at once, each naming its pane.
+func (s *Spec) plan(o Options, start func(Window, Pane) bool) ([]planned, error) {
+	var out []planned
+	var errs []error
+	serverPath := once(func() string {
+		// A running server gives new panes its own environment; one that
+		// Up starts gets Up's.
+		if p, ok := o.Tmux.GlobalEnv("PATH"); ok {
+			return p
+		}
+		return os.Getenv("PATH")
+	})
+	for _, w := range s.Windows {
+		for _, p := range w.Panes {
+			if !start(w, p) {
+				continue
+			}
+			pl := planned{w: w, p: p, id: s.PaneID(w, p), dir: s.PaneDir(w, p)}
+			pl.runDir = pl.dir
+			where := fmt.Sprintf("window %q pane %q", w.Name, p.Label)
+			fail := func(err error) { errs = append(errs, fmt.Errorf("%s: %w", where, err)) }
+			if fi, err := os.Stat(pl.dir); err != nil || !fi.IsDir() {
+				fail(fmt.Errorf("working directory %s does not exist", pl.dir))
+				continue
+			}
+			env := s.PaneEnv(w, p, o.Env)
+			agent, err := s.agentCommand(p, pl.dir, pathOf(env, serverPath))
+			if err != nil {
+				fail(err)
+				continue
+			}
+			if p.Worktree {
+				wt, err := planWorktree(pl.dir, worktreeName(s, w, p))
+				if err != nil {
+					fail(err)
+					continue
+				}
+				pl.wt = wt
+				pl.runDir = wt.runDir()
+			}
+			pl.env = env
+			pl.argv = s.paneCommand(o.Exe, p, agent)
+			out = append(out, pl)
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return out, nil
+}
+
+// once returns f's result, computed on first use.
+func once(f func() string) func() string {
+	var v string
+	done := false
+	return func() string {
+		if !done {
+			v, done = f(), true
+		}
+		return v
+	}
+}
+
+// pathOf is the PATH a pane's supervisor will search: the pane's own (from
+// the fleet's or pane's env), else the tmux server's.
+func pathOf(env []string, server func() string) func() string {
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+			return func() string { return v }
+		}
+	}
+	return server
+}
+
+// agentCommand is the executable a pane's supervisor will start: the
+// pane's or the fleet's command, else its profile's. A bare name must be
+// on PATH; a relative path is made absolute against the pane's dir, where
+// it was checked, so that a worktree pane runs the same file.
+func (s *Spec) agentCommand(p Pane, dir string, path func() string) (string, error) {
+	cmd := firstNonEmpty(p.Command, s.Command)
+	given := cmd != ""
+	if !given && knownAgents != nil {
+		cmd, _ = knownAgents(s.agent(p))
+		if cmd == "" {
+			return "", fmt.Errorf("agent %q has no default command: give the pane a command", s.agent(p))
+		}
+	}
+	if cmd == "" {
+		return "", nil // no profile table (tests of the file format): nothing to check
+	}
+	found, err := findExecutable(cmd, path(), dir)
+	if err != nil {
+		return "", fmt.Errorf("agent %s: %w", cmd, err)
+	}
+	if strings.Contains(cmd, "/") {
+		return found, nil
+	}
+	if given {
+		return cmd, nil
+	}
+	return "", nil // the profile's own command: +run finds it the same way
+}
+
+// findExecutable finds cmd as exec would from dir with PATH path.
+func findExecutable(cmd, path, dir string) (string, error) {
+	if strings.Contains(cmd, "/") {
+		p := cmd
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+		return p, executable(p)
+	}
+	for _, d := range filepath.SplitList(path) {
+		if d == "" {
+			d = "."
+		}
+		if !filepath.IsAbs(d) {
+			d = filepath.Join(dir, d)
+		}
+		p := filepath.Join(d, cmd)
+		if executable(p) == nil {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("not found on PATH (%s)", path)
+}
+
+func executable(path string) error {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return fmt.Errorf("%s does not exist", path)
+	}
+	if fi.IsDir() {
+		return fmt.Errorf("%s is a directory", path)
+	}
+	if unix.Access(path, unix.X_OK) != nil {
+		return fmt.Errorf("%s is not executable", path)
+	}
+	return nil
+}
