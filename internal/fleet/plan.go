@@ -30,13 +30,18 @@ type planned struct {
 func (s *Spec) plan(o Options, start func(Window, Pane) bool) ([]planned, error) {
 	var out []planned
 	var errs []error
-	serverPath := once(func() string {
+	serverEnv := onceEnv(func() map[string]string {
 		// A running server gives new panes its own environment; one that
 		// Up starts gets Up's.
-		if p, ok := o.Tmux.GlobalEnv("PATH"); ok {
-			return p
+		if env, ok := o.Tmux.GlobalEnviron(); ok {
+			return env
 		}
-		return os.Getenv("PATH")
+		env := map[string]string{}
+		for _, kv := range os.Environ() {
+			k, v, _ := strings.Cut(kv, "=")
+			env[k] = v
+		}
+		return env
 	})
 	for _, w := range s.Windows {
 		for _, p := range w.Panes {
@@ -52,7 +57,7 @@ func (s *Spec) plan(o Options, start func(Window, Pane) bool) ([]planned, error)
 				continue
 			}
 			env := s.PaneEnv(w, p, o.Env)
-			agent, err := s.agentCommand(p, pl.dir, pathOf(env, serverPath))
+			agent, err := s.agentCommand(p, pl.dir, paneVar(env, serverEnv))
 			if err != nil {
 				fail(err)
 				continue
@@ -77,37 +82,44 @@ func (s *Spec) plan(o Options, start func(Window, Pane) bool) ([]planned, error)
 	return out, nil
 }
 
-// once returns f's result, computed on first use.
-func once(f func() string) func() string {
-	var v string
-	done := false
-	return func() string {
-		if !done {
-			v, done = f(), true
+// onceEnv returns f's result, computed on first use.
+func onceEnv(f func() map[string]string) func() map[string]string {
+	var v map[string]string
+	return func() map[string]string {
+		if v == nil {
+			v = f()
 		}
 		return v
 	}
 }
 
-// pathOf is the PATH a pane's supervisor will search: the pane's own (from
-// the fleet's or pane's env), else the tmux server's.
-func pathOf(env []string, server func() string) func() string {
-	for _, kv := range env {
-		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
-			return func() string { return v }
+// paneVar looks a variable up as a pane's supervisor will see it: in the
+// pane's own environment (the fleet's and the pane's env), else in the
+// tmux server's.
+func paneVar(env []string, server func() map[string]string) func(string) string {
+	return func(key string) string {
+		for _, kv := range env {
+			if v, ok := strings.CutPrefix(kv, key+"="); ok {
+				return v
+			}
 		}
+		return server()[key]
 	}
-	return server
 }
 
 // agentCommand is the executable a pane's supervisor will start: the
-// pane's or the fleet's command, else its profile's. A bare name must be
-// on PATH; a relative path is made absolute against the pane's dir, where
-// it was checked, so that a worktree pane runs the same file.
-func (s *Spec) agentCommand(p Pane, dir string, path func() string) (string, error) {
+// pane's or the fleet's command, else $SUPERCLAUDE_AGENT as the pane will
+// have it, else its profile's. A bare name must be on PATH; a relative
+// path is made absolute against the pane's dir, where it was checked, so
+// that a worktree pane runs the same file. It returns the command to pass
+// to +run, "" to leave the choice to +run, which makes the same one.
+func (s *Spec) agentCommand(p Pane, dir string, lookup func(string) string) (string, error) {
 	cmd := firstNonEmpty(p.Command, s.Command)
 	given := cmd != ""
-	if !given && knownAgents != nil {
+	if !given {
+		cmd = lookup(envAgent)
+	}
+	if cmd == "" && knownAgents != nil {
 		cmd, _ = knownAgents(s.agent(p))
 		if cmd == "" {
 			return "", fmt.Errorf("agent %q has no default command: give the pane a command", s.agent(p))
@@ -116,18 +128,22 @@ func (s *Spec) agentCommand(p Pane, dir string, path func() string) (string, err
 	if cmd == "" {
 		return "", nil // no profile table (tests of the file format): nothing to check
 	}
-	found, err := findExecutable(cmd, path(), dir)
+	found, err := findExecutable(cmd, lookup("PATH"), dir)
 	if err != nil {
 		return "", fmt.Errorf("agent %s: %w", cmd, err)
 	}
-	if strings.Contains(cmd, "/") {
+	switch {
+	case strings.Contains(cmd, "/"):
 		return found, nil
-	}
-	if given {
+	case given:
 		return cmd, nil
 	}
-	return "", nil // the profile's own command: +run finds it the same way
+	return "", nil
 }
+
+// envAgent is the variable +run takes the agent's command from when it is
+// given none (cmd/superclaude's SUPERCLAUDE_AGENT).
+const envAgent = "SUPERCLAUDE_AGENT"
 
 // findExecutable finds cmd as exec would from dir with PATH path.
 func findExecutable(cmd, path, dir string) (string, error) {

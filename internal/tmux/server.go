@@ -81,15 +81,22 @@ func (s Server) SetSessionOption(session, option, value string) error {
 	return err
 }
 
-// GlobalEnv returns a variable of the server's global environment, the
-// one a new pane starts with.
-func (s Server) GlobalEnv(key string) (string, bool) {
-	out, err := s.Run("show-environment", "-g", key)
+// GlobalEnviron returns the server's global environment, the one a new
+// pane starts with, and false when the server is not running (a server
+// that a command starts gets that command's environment).
+func (s Server) GlobalEnviron() (map[string]string, bool) {
+	out, err := s.Run("show-environment", "-g")
 	if err != nil {
-		return "", false
+		return nil, false
 	}
-	v, ok := strings.CutPrefix(out, key+"=")
-	return v, ok
+	env := map[string]string{}
+	for _, line := range strings.Split(out, "\n") {
+		// "-KEY" marks a variable removed from the environment.
+		if k, v, ok := strings.Cut(line, "="); ok && !strings.HasPrefix(k, "-") {
+			env[k] = v
+		}
+	}
+	return env, true
 }
 
 // SocketPath is the path of the server's socket, as tmux reports it (and
