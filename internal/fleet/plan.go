@@ -12,9 +12,8 @@ import (
 
 // planned is one pane as Up will start it, every check already made.
 type planned struct {
-	w  Window
-	p  Pane
-	id string
+	w Window
+	p Pane
 	// dir is the pane's working directory as the file gives it; runDir is
 	// where its agent runs: dir, or the same place inside its worktree.
 	dir, runDir string
@@ -48,7 +47,7 @@ func (s *Spec) plan(o Options, start func(Window, Pane) bool) ([]planned, error)
 			if !start(w, p) {
 				continue
 			}
-			pl := planned{w: w, p: p, id: s.PaneID(w, p), dir: s.PaneDir(w, p)}
+			pl := planned{w: w, p: p, dir: s.PaneDir(w, p)}
 			pl.runDir = pl.dir
 			where := fmt.Sprintf("window %q pane %q", w.Name, p.Label)
 			fail := func(err error) { errs = append(errs, fmt.Errorf("%s: %w", where, err)) }
