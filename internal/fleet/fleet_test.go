@@ -139,9 +139,16 @@ func (w *fleetWorld) waitFor(what string, ok func() bool) {
 	deadline := time.Now().Add(30 * time.Second)
 	for !ok() {
 		if time.Now().After(deadline) {
-			out, _ := exec.Command(w.bin, "+status", "--json", "--fleet", w.file).CombinedOutput()
+			out, _ := w.run("+status", "--json", "--fleet", w.file)
 			panes, _ := w.tmux("list-panes", "-a", "-F", "#{session_name}:#{window_name}:#{@pane_label} dead=#{pane_dead} pid=#{pane_pid}")
-			w.t.Fatalf("timed out waiting for %s; status: %s\npanes:\n%s\nagent log: %+v", what, out, panes, w.records())
+			var screens strings.Builder
+			ids, _ := w.tmux("list-panes", "-a", "-F", "#{pane_id}")
+			for _, id := range strings.Fields(ids) {
+				screen, _ := w.tmux("capture-pane", "-p", "-J", "-t", id)
+				fmt.Fprintf(&screens, "--- %s:\n%s\n", id, strings.TrimSpace(screen))
+			}
+			logs, _ := os.ReadFile(filepath.Join(w.dir, "state", "superclaude.log"))
+			w.t.Fatalf("timed out waiting for %s; status: %s\npanes:\n%s\n%s\nagent log: %+v\nsuperclaude.log:\n%s", what, out, panes, screens.String(), w.records(), logs)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
