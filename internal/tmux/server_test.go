@@ -101,6 +101,13 @@ func TestWhatTmuxExpands(t *testing.T) {
 		names, _ := s.Run("list-sessions", "-F", "#{session_name}")
 		t.Errorf("no session named %q; sessions: %s", session, names)
 	}
+	// Option values (the fleet's mark is a file path) are stored as given.
+	if err := s.SetSessionOption(session, "@mark", attack); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.SessionOption(session, "@mark"); err != nil || got != attack {
+		t.Errorf("session option %q (%v), want %q", got, err, attack)
+	}
 	if _, err := s.NewWindow(session, "second", st("window")); err != nil {
 		t.Fatal(err)
 	}
