@@ -2,10 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"strings"
@@ -25,12 +25,28 @@ import (
 const envTmuxSocket = "SUPERCLAUDE_TMUX_SOCKET"
 
 func init() {
-	fleet.SetAgents(func(name string) bool { _, ok := supervise.Profiles[name]; return ok })
+	fleet.SetAgents(func(name string) (string, bool) {
+		p, ok := supervise.Profiles[name]
+		return p.Command, ok
+	})
 }
 
+// tmuxFlag adds --tmux-socket. The server a fleet command talks to is the
+// flag's, else the fleet file's socket key, else $SUPERCLAUDE_TMUX_SOCKET,
+// else tmux's default: the file names its fleet's server, so a general
+// default in the environment does not send `+down FILE` to another one.
 func tmuxFlag(cmd *cobra.Command, socket *string) {
-	*socket = os.Getenv(envTmuxSocket)
-	cmd.Flags().StringVar(socket, "tmux-socket", *socket, "the tmux server's socket (tmux -S; $"+envTmuxSocket+"); default: the default server")
+	cmd.Flags().StringVar(socket, "tmux-socket", "", "the tmux server: a name (tmux -L) or, with a '/', a socket path (tmux -S); default: the fleet file's socket, else $"+envTmuxSocket+", else tmux's default server")
+}
+
+func fleetServer(flag string, spec *fleet.Spec) tmux.Server {
+	switch {
+	case flag != "":
+		return tmux.ParseSocket(flag)
+	case spec != nil && spec.Socket != "":
+		return tmux.ParseSocket(spec.Socket)
+	}
+	return tmux.ParseSocket(os.Getenv(envTmuxSocket))
 }
 
 func upCommand() *cobra.Command {
@@ -38,7 +54,7 @@ func upCommand() *cobra.Command {
 	var attach bool
 	cmd := &cobra.Command{
 		Use:   "+up <fleet.toml>",
-		Short: "start a fleet: a tmux session of windows and panes, each running one superclaude",
+		Short: "start a fleet: a tmux session of windows and panes, each running one superclaude; on a fleet that is up, start the panes that are not running",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			spec, err := fleet.Load(args[0])
@@ -50,59 +66,100 @@ func upCommand() *cobra.Command {
 				return err
 			}
 			exe, _ = filepath.EvalSymlinks(exe)
-			server := tmux.Server{Socket: socket}
-			if err := fleet.Up(spec, fleet.Options{Tmux: server, Exe: exe}); err != nil {
+			server := fleetServer(socket, spec)
+			rep, err := fleet.Up(spec, fleet.Options{Tmux: server, Exe: exe})
+			if err != nil {
 				return err
 			}
-			attachArgs := []string{"attach", "-t", "=" + spec.Name}
-			if socket != "" {
-				attachArgs = append([]string{"-S", socket}, attachArgs...)
+			out := c.OutOrStdout()
+			fmt.Fprintf(out, "fleet %s is up: %d panes started, %d already running; sessions in %s\n",
+				spec.Name, rep.Started, rep.Running, spec.SessionsDir())
+			for _, wt := range rep.Worktrees {
+				fmt.Fprintf(out, "new worktree %s\n", wt)
 			}
 			if attach {
-				t := exec.Command("tmux", attachArgs...)
-				t.Stdin, t.Stdout, t.Stderr = os.Stdin, os.Stdout, os.Stderr
-				return t.Run()
+				return server.Attach(spec.Name)
 			}
-			n := 0
-			for _, w := range spec.Windows {
-				n += len(w.Panes)
-			}
-			fmt.Fprintf(c.OutOrStdout(), "fleet %s is up: %d panes, sessions in %s\nattach: tmux %s\n",
-				spec.Name, n, spec.SessionsDir(), strings.Join(attachArgs, " "))
+			fmt.Fprintf(out, "attach: %s\n", shellLine(append(append([]string{"tmux"}, server.Flags()...), "attach", "-t", tmux.SessionTarget(spec.Name))))
 			return nil
 		},
 	}
 	tmuxFlag(cmd, &socket)
-	cmd.Flags().BoolVar(&attach, "attach", false, "attach to the fleet's tmux session once it is up")
+	cmd.Flags().BoolVar(&attach, "attach", false, "then show the fleet: switch this tmux client to it, or attach outside tmux")
 	return cmd
+}
+
+// shellLine renders argv as a line to paste into a shell.
+func shellLine(argv []string) string {
+	out := make([]string, len(argv))
+	for i, a := range argv {
+		if a != "" && strings.IndexFunc(a, func(r rune) bool {
+			return !(r == '/' || r == '.' || r == '-' || r == '_' || r == '=' || r == ':' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+		}) < 0 {
+			out[i] = a
+			continue
+		}
+		out[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+	}
+	return strings.Join(out, " ")
 }
 
 func downCommand() *cobra.Command {
 	var socket string
 	var grace time.Duration
+	var cleanWorktrees bool
 	cmd := &cobra.Command{
 		Use:   "+down <fleet.toml | fleet name>",
 		Short: "stop a fleet in order: every supervisor stops its agent, then the tmux session goes",
-		Args:  cobra.ExactArgs(1),
+		Long: `Stop a fleet in order: every supervisor stops its agent, then the tmux session goes.
+
++down acts only on a tmux session that +up created (it carries the
+@superclaude_fleet option), and stops only the processes it verifies as that
+fleet's supervisors. Panes someone else opened in the session are left
+running, and the session with them.
+
+--clean-worktrees then removes the git worktrees of the fleet's
+worktree = true panes, and their branches, except a worktree holding
+uncommitted or untracked files and a branch holding commits no other branch
+has: those are kept, and named.`,
+		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			name := args[0]
-			if _, err := os.Stat(name); err == nil {
-				spec, err := fleet.Load(name)
-				if err != nil {
+			name, file := args[0], ""
+			var spec *fleet.Spec
+			if fi, err := os.Stat(name); err == nil && !fi.IsDir() {
+				if spec, err = fleet.Load(name); err != nil {
 					return err
 				}
-				name = spec.Name
+				name, file = spec.Name, spec.File
+			} else if cleanWorktrees {
+				return fmt.Errorf("--clean-worktrees needs the fleet file, which says where the worktrees are")
 			}
-			rep, err := fleet.Down(name, fleet.Options{Tmux: tmux.Server{Socket: socket}, Grace: grace})
-			if err != nil {
+			out := c.OutOrStdout()
+			rep, err := fleet.Down(name, file, fleet.Options{Tmux: fleetServer(socket, spec), Grace: grace})
+			switch {
+			case err == nil:
+				fmt.Fprintf(out, "fleet %s is down: %d supervisors stopped, %d killed\n", name, rep.Stopped, rep.Killed)
+				if rep.Foreign > 0 {
+					fmt.Fprintf(out, "kept the tmux session: %d panes in it were not started by superclaude\n", rep.Foreign)
+				}
+			case errors.Is(err, fleet.ErrNotUp) && cleanWorktrees:
+				fmt.Fprintf(out, "fleet %s is not up\n", name)
+			default:
 				return err
 			}
-			fmt.Fprintf(c.OutOrStdout(), "fleet %s is down: %d supervisors stopped, %d killed\n", name, rep.Stopped, rep.Killed)
-			return nil
+			if !cleanWorktrees {
+				return nil
+			}
+			notes, err := fleet.CleanWorktrees(spec)
+			for _, n := range notes {
+				fmt.Fprintln(out, n)
+			}
+			return err
 		},
 	}
 	tmuxFlag(cmd, &socket)
 	cmd.Flags().DurationVar(&grace, "grace", 10*time.Second, "how long each supervisor gets to stop before it is killed")
+	cmd.Flags().BoolVar(&cleanWorktrees, "clean-worktrees", false, "then remove the panes' git worktrees and branches, keeping any that hold work")
 	return cmd
 }
 

@@ -12,6 +12,7 @@
 //	name = "work"                  # the tmux session
 //	dir = "~/src"                  # default working directory
 //	sessions = "~/src/sessions"    # where the panes' sessions live
+//	socket = "work"                # the tmux server (-L name, or -S path with a '/')
 //
 //	[[window]]
 //	name = "company"
@@ -23,6 +24,10 @@
 //	  args = ["--model", "opus"]
 //	  command = "/opt/bin/claude"  # optional: the executable
 //	  env = { FOO = "bar" }
+//	  worktree = true              # run in a git worktree of its own
+//
+// The README's Fleets section documents every key; a test holds it to the
+// struct tags below.
 package fleet
 
 import (
@@ -40,6 +45,7 @@ type Spec struct {
 	Name     string            `toml:"name"`
 	Dir      string            `toml:"dir"`
 	Sessions string            `toml:"sessions"`
+	Socket   string            `toml:"socket"`
 	Agent    string            `toml:"agent"`
 	Command  string            `toml:"command"`
 	Env      map[string]string `toml:"env"`
@@ -58,15 +64,19 @@ type Window struct {
 
 // Pane is one pane: one superclaude and its agent.
 type Pane struct {
-	Label   string            `toml:"label"`
-	Dir     string            `toml:"dir"`
-	Agent   string            `toml:"agent"`
-	Command string            `toml:"command"`
-	Args    []string          `toml:"args"`
-	Env     map[string]string `toml:"env"`
+	Label    string            `toml:"label"`
+	Dir      string            `toml:"dir"`
+	Agent    string            `toml:"agent"`
+	Command  string            `toml:"command"`
+	Args     []string          `toml:"args"`
+	Env      map[string]string `toml:"env"`
+	Worktree bool              `toml:"worktree"`
 }
 
-var nameRE = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+var (
+	nameRE = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+	envRE  = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+)
 
 // Load reads and checks a fleet file. Errors name the file and, where they
 // can, the line or the window and pane.
@@ -90,16 +100,24 @@ func Load(path string) (*Spec, error) {
 	return &s, nil
 }
 
-// knownAgents is set by the caller that knows the profiles (the supervise
-// package's); nil accepts any agent name.
-var knownAgents func(string) bool
+// Agents says which agent profiles exist and the command each runs when
+// the fleet names none ("" for a profile that needs one): the supervise
+// package's profiles, which this package cannot import.
+type Agents func(name string) (command string, ok bool)
 
-// SetAgents tells Load which agent profile names exist.
-func SetAgents(known func(string) bool) { knownAgents = known }
+// knownAgents is set by the caller that knows the profiles; nil accepts any
+// agent name and knows no default command.
+var knownAgents Agents
 
-func (s *Spec) check(known func(string) bool) error {
+// SetAgents tells Load which agent profiles exist.
+func SetAgents(a Agents) { knownAgents = a }
+
+func (s *Spec) check(known Agents) error {
 	if !nameRE.MatchString(s.Name) {
 		return fmt.Errorf("name %q: want letters, digits, '-' or '_' (it names the tmux session)", s.Name)
+	}
+	if err := checkEnv("env", s.Env); err != nil {
+		return err
 	}
 	if len(s.Windows) == 0 {
 		return fmt.Errorf("no [[window]]")
@@ -126,9 +144,28 @@ func (s *Spec) check(known func(string) bool) error {
 				return fmt.Errorf("%s: label %q appears twice in the window", where, p.Label)
 			}
 			labels[p.Label] = true
-			if a := s.agent(p); known != nil && !known(a) {
-				return fmt.Errorf("%s: unknown agent %q", where, a)
+			if a := s.agent(p); known != nil {
+				if _, ok := known(a); !ok {
+					return fmt.Errorf("%s: unknown agent %q", where, a)
+				}
 			}
+			if err := checkEnv(where+": env", p.Env); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// checkEnv refuses variable names a process environment cannot carry and
+// values with a NUL, which no exec can pass.
+func checkEnv(where string, env map[string]string) error {
+	for k, v := range env {
+		if !envRE.MatchString(k) {
+			return fmt.Errorf("%s: variable name %q: want letters, digits and '_', not starting with a digit", where, k)
+		}
+		if strings.ContainsRune(v, 0) {
+			return fmt.Errorf("%s: %s holds a NUL character", where, k)
 		}
 	}
 	return nil

@@ -68,7 +68,7 @@ dir = "co"
 }
 
 func TestLoadNamesWhatIsWrong(t *testing.T) {
-	SetAgents(func(a string) bool { return a == "claude" })
+	SetAgents(func(a string) (string, bool) { return "claude", a == "claude" })
 	defer SetAgents(nil)
 	for body, want := range map[string]string{
 		`name = "work"`: "no [[window]]",

@@ -1,18 +1,16 @@
 package fleet
 
 import (
-	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"slices"
 	"sort"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/superclaude/superclaude/internal/config"
-	"github.com/superclaude/superclaude/internal/control"
-	"github.com/superclaude/superclaude/internal/proc"
 	"github.com/superclaude/superclaude/internal/tmux"
 )
 
@@ -28,21 +26,36 @@ type Options struct {
 	Grace time.Duration
 }
 
+// A fleet's session carries a mark, and each of its supervisors the same
+// mark in its environment, so that Down acts only on what Up started.
+const (
+	// SessionOption is the tmux session option Up sets on the session it
+	// creates: the fleet file's absolute path.
+	SessionOption = "@superclaude_fleet"
+	// EnvFleet is the variable Up puts in every pane's supervisor's
+	// environment, with the same value.
+	EnvFleet = "SUPERCLAUDE_FLEET"
+)
+
 // PaneCommand is the command a pane runs: superclaude with the pane's
 // agent and arguments, as an argument vector that tmux executes directly,
 // never through a shell.
 func (s *Spec) PaneCommand(exe string, p Pane) []string {
+	return s.paneCommand(exe, p, firstNonEmpty(p.Command, s.Command))
+}
+
+func (s *Spec) paneCommand(exe string, p Pane, agent string) []string {
 	argv := []string{exe, "+run", "--profile", s.agent(p)}
-	if cmd := firstNonEmpty(p.Command, s.Command); cmd != "" {
-		argv = append(argv, "--agent", cmd)
+	if agent != "" {
+		argv = append(argv, "--agent", agent)
 	}
 	return append(append(argv, "--"), p.Args...)
 }
 
 // PaneEnv is a pane's environment on top of the tmux server's: the fleet's
-// and the pane's own variables, the sessions directory, and the pane's
+// and the pane's own variables, the sessions directory, the pane's
 // identity — given outright, so that a supervisor never reads the label
-// before up has set it.
+// before up has set it — and the fleet's mark.
 func (s *Spec) PaneEnv(w Window, p Pane, extra []string) []string {
 	m := map[string]string{}
 	for _, kv := range extra {
@@ -57,6 +70,7 @@ func (s *Spec) PaneEnv(w Window, p Pane, extra []string) []string {
 	}
 	m[config.EnvSessionsDir] = s.SessionsDir()
 	m[config.EnvPaneID] = s.PaneID(w, p)
+	m[EnvFleet] = s.File
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
@@ -78,131 +92,210 @@ func firstNonEmpty(xs ...string) string {
 	return ""
 }
 
-// ErrUp reports that the fleet's tmux session already exists.
-var ErrUp = errors.New("the fleet is already up")
+// ErrForeign reports a tmux session of the fleet's name that Up did not
+// create for this fleet file.
+var ErrForeign = errors.New("not this fleet's tmux session")
 
-// Up creates the fleet's tmux session: its windows and panes, each pane
-// labelled with @pane_label and running one superclaude. Each supervisor
-// finds its pane's session and resumes its conversation unless that
-// overflowed (S3, S9).
-func Up(s *Spec, o Options) error {
-	if o.Tmux.HasSession(s.Name) {
-		return fmt.Errorf("%w: tmux session %q exists (superclaude +down first)", ErrUp, s.Name)
-	}
-	if err := os.MkdirAll(s.SessionsDir(), 0o700); err != nil {
-		return err
-	}
-	for wi, w := range s.Windows {
-		var window string
-		for pi, p := range w.Panes {
-			dir := s.PaneDir(w, p)
-			if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-				o.Tmux.Run("kill-session", "-t", "="+s.Name)
-				return fmt.Errorf("window %q pane %q: working directory %s does not exist", w.Name, p.Label, dir)
-			}
-			args := []string{}
-			switch {
-			case wi == 0 && pi == 0:
-				args = append(args, "new-session", "-d", "-s", s.Name, "-n", w.Name, "-x", "200", "-y", "50")
-			case pi == 0:
-				args = append(args, "new-window", "-d", "-t", "="+s.Name+":", "-n", w.Name)
-			default:
-				args = append(args, "split-window", "-d", "-t", window)
-			}
-			args = append(args, "-c", dir, "-P", "-F", "#{window_id} #{pane_id}")
-			for _, kv := range s.PaneEnv(w, p, o.Env) {
-				args = append(args, "-e", kv)
-			}
-			args = append(args, "--")
-			args = append(args, s.PaneCommand(o.Exe, p)...)
-			out, err := o.Tmux.Run(args...)
-			if err != nil {
-				o.Tmux.Run("kill-session", "-t", "="+s.Name)
-				return err
-			}
-			ids := strings.Fields(out)
-			if len(ids) != 2 {
-				return fmt.Errorf("tmux: unexpected pane description %q", out)
-			}
-			window = ids[0]
-			if _, err := o.Tmux.Run("set-option", "-p", "-t", ids[1], tmux.LabelOption, p.Label); err != nil {
-				return err
-			}
-			if pi > 0 {
-				o.Tmux.Run("select-layout", "-t", window, "tiled")
-			}
-		}
-		// A pane whose superclaude failed stays open to show why.
-		o.Tmux.Run("set-option", "-w", "-t", window, "remain-on-exit", "failed")
-	}
-	return nil
-}
-
-// DownReport says what Down did.
-type DownReport struct {
-	Stopped, Killed int
-}
-
-// Down stops the fleet in order: every pane's supervisor is asked to stop
-// (last pane first) — each stops its agent gracefully and sweeps what the
-// agent left — Down waits for all of them, kills any that outlive the
-// grace together with their process trees, and then removes the tmux
-// session. Nothing of the fleet's is left running.
-func Down(name string, o Options) (DownReport, error) {
-	var rep DownReport
-	panes, err := o.Tmux.Panes(name)
+// owner checks that the tmux session name, which exists, was created by Up
+// for the fleet file file ("" accepts any fleet file), and returns the
+// file its mark names.
+func owner(t tmux.Server, name, file string) (string, error) {
+	mark, err := t.SessionOption(name, SessionOption)
 	if err != nil {
-		if !o.Tmux.HasSession(name) {
-			return rep, fmt.Errorf("fleet %q is not up: no tmux session", name)
-		}
-		return rep, err
+		return "", err
 	}
-	grace := o.Grace
-	if grace <= 0 {
-		grace = 10 * time.Second
+	switch {
+	case mark == "":
+		return "", fmt.Errorf("%w: tmux session %q was not started by superclaude +up, so superclaude leaves it alone (use another fleet name, or end that session yourself)", ErrForeign, name)
+	case file != "" && mark != file:
+		return "", fmt.Errorf("%w: tmux session %q is the fleet of %s, not of %s", ErrForeign, name, mark, file)
 	}
-	var sups []proc.Identity
-	for i := len(panes) - 1; i >= 0; i-- {
-		p := panes[i]
-		if p.Dead || p.PID <= 0 {
-			continue
+	return mark, nil
+}
+
+// UpReport says what Up did.
+type UpReport struct {
+	// Started panes were started by this call; Running ones were left
+	// alone, already running.
+	Started, Running int
+	// Worktrees lists the worktrees this call created.
+	Worktrees []string
+}
+
+// Up brings the fleet up: it creates the fleet's tmux session, marked as
+// the fleet's, with its windows and panes, each pane labelled with
+// @pane_label and running one superclaude, whose supervisor finds its
+// pane's session and resumes its conversation unless that overflowed (S3,
+// S9). On a fleet that is up already it starts only the panes that are
+// not running — dead, closed, or new in the file — and leaves live ones
+// alone.
+//
+// Every pane is checked before anything is created (see plan). Up
+// succeeds or fails as a whole: when something cannot be created it
+// removes whatever this call created and says why.
+func Up(s *Spec, o Options) (UpReport, error) {
+	var rep UpReport
+	exists := o.Tmux.HasSession(s.Name)
+	var live []tmux.PaneInfo
+	if exists {
+		if _, err := owner(o.Tmux, s.Name, s.File); err != nil {
+			return rep, err
 		}
-		id, err := proc.Of(p.PID)
-		if err != nil {
-			continue
-		}
-		sups = append(sups, id)
-		if !askStop(id) {
-			proc.Signal(id, syscall.SIGTERM)
+		var err error
+		if live, err = o.Tmux.Panes(s.Name); err != nil {
+			return rep, err
 		}
 	}
-	deadline := time.Now().Add(grace)
-	for _, id := range sups {
-		for proc.Alive(id) && time.Now().Before(deadline) {
-			time.Sleep(20 * time.Millisecond)
+	u := &upRun{s: s, o: o, exists: exists, live: live, rep: &rep}
+	panes, err := s.plan(o, func(w Window, p Pane) bool {
+		if present := u.find(w.Name, p.Label); present != nil && !present.Dead {
+			rep.Running++
+			return false
 		}
-		if proc.Alive(id) {
-			proc.KillTree(context.Background(), id, proc.KillOptions{Grace: time.Second})
-			rep.Killed++
-		} else {
-			rep.Stopped++
-		}
+		return true
+	})
+	if err != nil {
+		return UpReport{}, err
 	}
-	if _, err := o.Tmux.Run("kill-session", "-t", "="+name); err != nil && o.Tmux.HasSession(name) {
-		return rep, err
+	if err := u.run(panes); err != nil {
+		u.rollback()
+		return UpReport{}, fmt.Errorf("%w (nothing of this +up is left)", err)
 	}
 	return rep, nil
 }
 
-// askStop asks the supervisor with identity id, over its control socket,
-// to stop; it reports whether the request was taken.
-func askStop(id proc.Identity) bool {
-	sock, err := control.SocketPath(id.PID)
-	if err != nil {
-		return false
+// upRun is one Up's work, and what it created, for rollback.
+type upRun struct {
+	s      *Spec
+	o      Options
+	exists bool
+	live   []tmux.PaneInfo
+	rep    *UpReport
+
+	createdSession, createdSessions bool
+	started                         []string // pane ids started (created or respawned)
+	worktrees                       []createdWorktree
+}
+
+type createdWorktree struct {
+	wt        *worktree
+	newBranch bool
+}
+
+func (u *upRun) run(panes []planned) error {
+	if _, err := os.Stat(u.s.SessionsDir()); errors.Is(err, fs.ErrNotExist) {
+		u.createdSessions = true
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
-	_, err = control.Call(ctx, sock, id, control.Request{Op: control.OpStop, Reason: "fleet down"})
-	return err == nil
+	if err := os.MkdirAll(u.s.SessionsDir(), 0o700); err != nil {
+		return err
+	}
+	windowID := map[string]string{}
+	for _, p := range u.live {
+		if _, ok := windowID[p.Window]; !ok {
+			windowID[p.Window] = p.WindowID
+		}
+	}
+	touched := map[string]bool{}
+	for _, pl := range panes {
+		present := u.find(pl.w.Name, pl.p.Label) // nil, or a dead pane
+		if pl.wt != nil {
+			newBranch, err := pl.wt.create()
+			if err != nil {
+				return fmt.Errorf("window %q pane %q: %w", pl.w.Name, pl.p.Label, err)
+			}
+			if !pl.wt.registered {
+				u.worktrees = append(u.worktrees, createdWorktree{pl.wt, newBranch})
+				u.rep.Worktrees = append(u.rep.Worktrees, pl.wt.path)
+			}
+		}
+		st := tmux.Start{Dir: pl.runDir, Env: pl.env, Argv: pl.argv}
+		var p tmux.PaneInfo
+		var err error
+		switch {
+		case present != nil:
+			err = u.o.Tmux.Respawn(present.ID, st)
+			p = *present
+		case !u.exists:
+			p, err = u.o.Tmux.NewSession(u.s.Name, pl.w.Name, st)
+			if err == nil {
+				u.exists, u.createdSession = true, true
+				err = u.o.Tmux.SetSessionOption(u.s.Name, SessionOption, u.s.File)
+			}
+		case windowID[pl.w.Name] == "":
+			p, err = u.o.Tmux.NewWindow(u.s.Name, pl.w.Name, st)
+		default:
+			p, err = u.o.Tmux.SplitWindow(windowID[pl.w.Name], st)
+		}
+		if p.ID != "" {
+			u.started = append(u.started, p.ID)
+		}
+		if err != nil {
+			return fmt.Errorf("window %q pane %q: %w", pl.w.Name, pl.p.Label, err)
+		}
+		windowID[pl.w.Name] = p.WindowID
+		touched[p.WindowID] = true
+		if _, err := u.o.Tmux.Run("set-option", "-p", "-t", p.ID, tmux.LabelOption, pl.p.Label); err != nil {
+			return err
+		}
+		u.rep.Started++
+	}
+	for w := range touched {
+		u.o.Tmux.Run("select-layout", "-t", w, "tiled")
+		// A pane whose superclaude failed stays open to show why (tmux
+		// 3.2 and later; older ones keep no pane, and Up starts it anew).
+		u.o.Tmux.Run("set-option", "-w", "-t", w, "remain-on-exit", "failed")
+	}
+	return nil
+}
+
+// find returns the pane of the running session with that window and
+// label, a live one first.
+func (u *upRun) find(window, label string) *tmux.PaneInfo {
+	var found *tmux.PaneInfo
+	for i, p := range u.live {
+		if p.Window == window && p.Label == label && (found == nil || found.Dead) {
+			found = &u.live[i]
+		}
+	}
+	return found
+}
+
+// rollback removes what this Up created, newest first: its supervisors
+// are stopped as Down stops them, its panes (or its session) go, then its
+// worktrees — each only if it holds no work — and the sessions directory
+// if it made it and nothing was written there.
+func (u *upRun) rollback() {
+	if len(u.started) > 0 {
+		panes, _ := u.o.Tmux.Panes(u.s.Name)
+		var ours []tmux.PaneInfo
+		for _, p := range panes {
+			if slices.Contains(u.started, p.ID) {
+				ours = append(ours, p)
+			}
+		}
+		if ids, err := fleetProcesses(u.s.File); err == nil {
+			stopPanes(ours, ids, u.o.grace())
+		}
+		if u.createdSession {
+			u.o.Tmux.Run("kill-session", "-t", tmux.SessionTarget(u.s.Name))
+		} else {
+			for _, id := range u.started {
+				u.o.Tmux.Run("kill-pane", "-t", id)
+			}
+		}
+	}
+	for i := len(u.worktrees) - 1; i >= 0; i-- {
+		c := u.worktrees[i]
+		c.wt.remove(c.newBranch)
+	}
+	if u.createdSessions {
+		os.Remove(u.s.SessionsDir())
+	}
+}
+
+func (o Options) grace() time.Duration {
+	if o.Grace > 0 {
+		return o.Grace
+	}
+	return 10 * time.Second
 }

@@ -60,6 +60,7 @@ type Record struct {
 	Start uint64            `json:"start,omitempty"`
 	Args  []string          `json:"args,omitempty"`
 	Env   map[string]string `json:"env,omitempty"`
+	Dir   string            `json:"dir,omitempty"` // the working directory at start
 	Code  int               `json:"code,omitempty"`
 	Text  string            `json:"text,omitempty"`
 	Time  time.Time         `json:"time"`
@@ -135,7 +136,8 @@ func Main() {
 		}
 	}
 	me, _ := proc.Self()
-	record(Record{Event: "start", PID: me.PID, Start: me.Start, Args: args, Env: env})
+	wd, _ := os.Getwd()
+	record(Record{Event: "start", PID: me.PID, Start: me.Start, Args: args, Env: env, Dir: wd})
 
 	exit := func(code int) {
 		record(Record{Event: "exit", PID: me.PID, Code: code})
@@ -192,7 +194,12 @@ func Main() {
 		w.Flush()
 	}
 	if id := os.Getenv(EnvBind); id != "" {
-		superclaude("+session", "update", "sessionId="+id)
+		// Claude's status line ticks again and again, and the supervisor
+		// makes its own session only once the agent has started: a first
+		// tick can come before it. Tick again until one binds.
+		for deadline := time.Now().Add(20 * time.Second); !superclaude("+session", "update", "sessionId="+id) && time.Now().Before(deadline); {
+			time.Sleep(100 * time.Millisecond)
+		}
 	}
 	fmt.Printf("FAKE-AGENT READY pid=%d tty=%v args=%q\r\n", me.PID, term.IsTerminal(0), args)
 
@@ -221,15 +228,16 @@ func Main() {
 }
 
 // superclaude runs the superclaude binary the way a Bash tool would: in a
-// new session, with no terminal.
-func superclaude(args ...string) {
+// new session, with no terminal. It reports whether the command succeeded.
+func superclaude(args ...string) bool {
 	bin := os.Getenv(EnvSuperclaude)
 	if bin == "" {
 		fmt.Print("NO SUPERCLAUDE BINARY\r\n")
-		return
+		return false
 	}
 	cmd := exec.Command(bin, args...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	out, err := cmd.CombinedOutput()
 	fmt.Printf("RAN %s: %v %s\r\n", strings.Join(args, " "), err, strings.ReplaceAll(strings.TrimSpace(string(out)), "\n", " | "))
+	return err == nil
 }

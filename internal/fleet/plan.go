@@ -1,0 +1,183 @@
+package fleet
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/sys/unix"
+)
+
+// planned is one pane as Up will start it, every check already made.
+type planned struct {
+	w Window
+	p Pane
+	// dir is the pane's working directory as the file gives it; runDir is
+	// where its agent runs: dir, or the same place inside its worktree.
+	dir, runDir string
+	wt          *worktree
+	argv, env   []string
+}
+
+// plan checks every pane that start says is to be started, before
+// anything is created: its working directory exists, its agent's
+// executable is found (on the PATH the pane will have, or as given), and a
+// worktree pane's directory is in a git repository its worktree can be
+// made from. It reports every problem at once, each naming its pane.
+func (s *Spec) plan(o Options, start func(Window, Pane) bool) ([]planned, error) {
+	var out []planned
+	var errs []error
+	serverEnv := onceEnv(func() map[string]string {
+		// A running server gives new panes its own environment; one that
+		// Up starts gets Up's.
+		if env, ok := o.Tmux.GlobalEnviron(); ok {
+			return env
+		}
+		env := map[string]string{}
+		for _, kv := range os.Environ() {
+			k, v, _ := strings.Cut(kv, "=")
+			env[k] = v
+		}
+		return env
+	})
+	for _, w := range s.Windows {
+		for _, p := range w.Panes {
+			if !start(w, p) {
+				continue
+			}
+			pl := planned{w: w, p: p, dir: s.PaneDir(w, p)}
+			pl.runDir = pl.dir
+			where := fmt.Sprintf("window %q pane %q", w.Name, p.Label)
+			fail := func(err error) { errs = append(errs, fmt.Errorf("%s: %w", where, err)) }
+			if fi, err := os.Stat(pl.dir); err != nil || !fi.IsDir() {
+				fail(fmt.Errorf("working directory %s does not exist", pl.dir))
+				continue
+			}
+			env := s.PaneEnv(w, p, o.Env)
+			agent, err := s.agentCommand(p, pl.dir, paneVar(env, serverEnv))
+			if err != nil {
+				fail(err)
+				continue
+			}
+			if p.Worktree {
+				wt, err := planWorktree(pl.dir, worktreeName(s, w, p))
+				if err != nil {
+					fail(err)
+					continue
+				}
+				pl.wt = wt
+				pl.runDir = wt.runDir()
+			}
+			pl.env = env
+			pl.argv = s.paneCommand(o.Exe, p, agent)
+			out = append(out, pl)
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return out, nil
+}
+
+// onceEnv returns f's result, computed on first use.
+func onceEnv(f func() map[string]string) func() map[string]string {
+	var v map[string]string
+	return func() map[string]string {
+		if v == nil {
+			v = f()
+		}
+		return v
+	}
+}
+
+// paneVar looks a variable up as a pane's supervisor will see it: in the
+// pane's own environment (the fleet's and the pane's env), else in the
+// tmux server's.
+func paneVar(env []string, server func() map[string]string) func(string) string {
+	return func(key string) string {
+		for _, kv := range env {
+			if v, ok := strings.CutPrefix(kv, key+"="); ok {
+				return v
+			}
+		}
+		return server()[key]
+	}
+}
+
+// agentCommand is the executable a pane's supervisor will start: the
+// pane's or the fleet's command, else $SUPERCLAUDE_AGENT as the pane will
+// have it, else its profile's. A bare name must be on PATH; a relative
+// path is made absolute against the pane's dir, where it was checked, so
+// that a worktree pane runs the same file. It returns the command to pass
+// to +run, "" to leave the choice to +run, which makes the same one.
+func (s *Spec) agentCommand(p Pane, dir string, lookup func(string) string) (string, error) {
+	cmd := firstNonEmpty(p.Command, s.Command)
+	given := cmd != ""
+	if !given {
+		cmd = lookup(envAgent)
+	}
+	if cmd == "" && knownAgents != nil {
+		cmd, _ = knownAgents(s.agent(p))
+		if cmd == "" {
+			return "", fmt.Errorf("agent %q has no default command: give the pane a command", s.agent(p))
+		}
+	}
+	if cmd == "" {
+		return "", nil // no profile table (tests of the file format): nothing to check
+	}
+	found, err := findExecutable(cmd, lookup("PATH"), dir)
+	if err != nil {
+		return "", fmt.Errorf("agent %s: %w", cmd, err)
+	}
+	switch {
+	case strings.Contains(cmd, "/"):
+		return found, nil
+	case given:
+		return cmd, nil
+	}
+	return "", nil
+}
+
+// envAgent is the variable +run takes the agent's command from when it is
+// given none (cmd/superclaude's SUPERCLAUDE_AGENT).
+const envAgent = "SUPERCLAUDE_AGENT"
+
+// findExecutable finds cmd as exec would from dir with PATH path.
+func findExecutable(cmd, path, dir string) (string, error) {
+	if strings.Contains(cmd, "/") {
+		p := cmd
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+		return p, executable(p)
+	}
+	for _, d := range filepath.SplitList(path) {
+		if d == "" {
+			d = "."
+		}
+		if !filepath.IsAbs(d) {
+			d = filepath.Join(dir, d)
+		}
+		p := filepath.Join(d, cmd)
+		if executable(p) == nil {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("not found on PATH (%s)", path)
+}
+
+func executable(path string) error {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return fmt.Errorf("%s does not exist", path)
+	}
+	if fi.IsDir() {
+		return fmt.Errorf("%s is a directory", path)
+	}
+	if unix.Access(path, unix.X_OK) != nil {
+		return fmt.Errorf("%s is not executable", path)
+	}
+	return nil
+}

@@ -1,0 +1,115 @@
+package fleet_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/superclaude/superclaude/internal/testutil/testbin"
+)
+
+// clientSessions lists the sessions the server's clients show.
+func (w *fleetWorld) clientSessions() string {
+	out, _ := w.tmux("list-clients", "-F", "#{client_session}")
+	return out
+}
+
+// TestUpAttachSwitchesTheClientInsideTmux: `+up --attach` run inside tmux
+// failed (tmux refuses to nest an attach); it now switches the client to
+// the fleet, as tmuxinator does. Outside tmux it attaches.
+func TestUpAttachSwitchesTheClientInsideTmux(t *testing.T) {
+	w := newWorld(t)
+	w.writeFleet(window("main") + pane("A"))
+
+	// A person's terminal, attached to session "outer".
+	if out, err := w.tmux("new-session", "-d", "-s", "outer", "cat"); err != nil {
+		t.Fatal(err, out)
+	}
+	testbin.StartPTY(t, w.tmuxCmd("-S", w.sock, "attach-session", "-t", "=outer"))
+	w.waitFor("a client on outer", func() bool { return w.clientSessions() == "outer" })
+
+	// In its pane, +up --attach (tmux sets $TMUX there).
+	rc := filepath.Join(w.dir, "rc")
+	script := filepath.Join(w.dir, "attach.sh")
+	os.WriteFile(script, []byte("#!/bin/sh\n'"+w.bin+"' +up '"+w.file+"' --attach > '"+rc+".out' 2>&1\necho $? > '"+rc+".tmp'; mv '"+rc+".tmp' '"+rc+"'\nexec cat\n"), 0o700)
+	if out, err := w.tmux("respawn-pane", "-k", "-t", "=outer:", script); err != nil {
+		t.Fatal(err, out)
+	}
+	w.waitFor("+up --attach to finish", func() bool { _, err := os.Stat(rc); return err == nil })
+	b, _ := os.ReadFile(rc)
+	out, _ := os.ReadFile(rc + ".out")
+	if strings.TrimSpace(string(b)) != "0" {
+		t.Fatalf("+up --attach inside tmux exited %s:\n%s", b, out)
+	}
+	if got := w.clientSessions(); got != "work" {
+		t.Errorf("the client shows %q after +up --attach, want work", got)
+	}
+	w.waitBound(1)
+
+	// Outside tmux: attaches, on a terminal of its own.
+	w.sc("+down", w.file)
+	cmd := exec.Command(w.bin, "+up", w.file, "--attach")
+	cmd.Dir, cmd.Env = w.dir, w.env
+	testbin.StartPTY(t, cmd)
+	w.waitFor("a client on the fleet", func() bool { return strings.Contains(w.clientSessions(), "work") })
+	w.waitBound(1)
+	w.sc("+down", w.file)
+}
+
+// TestTmuxSocketIsANameOrAPath: `--tmux-socket NAME` was taken as a path,
+// leaving a socket file in the current directory. A name now selects a
+// server as tmux -L does; a value with a '/' is a path (tmux -S). The
+// fleet file can name its server (key socket), and then `+down FILE`
+// finds it with nothing repeated.
+func TestTmuxSocketIsANameOrAPath(t *testing.T) {
+	w := newWorld(t)
+	// No default server from the environment: only the flag and the file.
+	env := w.env[:0:0]
+	for _, kv := range w.env {
+		if !strings.HasPrefix(kv, "SUPERCLAUDE_TMUX_SOCKET=") {
+			env = append(env, kv)
+		}
+	}
+	w.env = env
+	w.startServer("-L", "scfleet")
+	w.startServer("-L", "scother")
+	onServer := func(name string) bool {
+		return w.tmuxCmd("-L", name, "has-session", "-t", "=work").Run() == nil
+	}
+
+	// The file names the server.
+	w.writeFleet(`socket = "scfleet"` + "\n" + window("main") + pane("A"))
+	w.sc("+up", w.file)
+	if !onServer("scfleet") {
+		t.Fatalf("the fleet is not on the server named by its file")
+	}
+	w.waitBound(1)
+	if out := w.sc("+down", w.file); !strings.Contains(out, "1 supervisors stopped") {
+		t.Errorf("+down FILE with the server in the file: %s", out)
+	}
+	if onServer("scfleet") {
+		t.Errorf("+down FILE left the fleet on the file's server")
+	}
+
+	// The flag names a server by name; it wins over the file.
+	w.sc("+up", w.file, "--tmux-socket", "scother")
+	if !onServer("scother") || onServer("scfleet") {
+		t.Errorf("--tmux-socket scother did not select the server named scother")
+	}
+	if _, err := os.Stat(filepath.Join(w.dir, "scother")); err == nil {
+		t.Errorf("--tmux-socket NAME made a socket file in the current directory")
+	}
+	w.waitBound(1)
+	w.sc("+down", "work", "--tmux-socket", "scother")
+
+	// And by path.
+	w.sc("+up", w.file, "--tmux-socket", w.sock)
+	if _, err := w.tmux("has-session", "-t", "=work"); err != nil {
+		t.Errorf("--tmux-socket PATH did not select that socket")
+	}
+	w.waitBound(1)
+	w.sc("+down", w.file, "--tmux-socket", w.sock)
+	w.nothingLeft(w.starts())
+}
