@@ -54,7 +54,8 @@ func PreCompact(in HookInput, sess *state.State) (Answer, bool) {
 		return Answer{}, false
 	}
 	reason := fmt.Sprintf("superclaude: automatic compaction is off under superclaude; the context overflowed. "+
-		"superclaude is saving your context and restarting you fresh; %s continue will restore it.", SessionCommand)
+		"superclaude saves your context and restarts you fresh, and %s continue restores it; "+
+		"should that not happen, run %s dehydrate restart.", SessionCommand, SessionCommand)
 	return Answer{Block: true, Reason: reason, Restart: "automatic compaction was blocked: the context window is full"},
 		sess != nil && !sess.Overflowed
 }
