@@ -100,7 +100,11 @@ func (s *Store) Activate(name, skill string, c Caller) (*State, error) {
 		if !st.ActivatedAt.After(latest) {
 			st.ActivatedAt = latest.Add(time.Nanosecond)
 		}
-		st.Auto = c.Auto
+		// A skill-less re-activation of the supervisor's own session (the
+		// continuation of a restart does that) keeps it the supervisor's.
+		st.Auto = c.Auto || (st.Auto && skill == "")
+		// A new agent took over: the progress breaker is re-armed.
+		st.NoProgress, st.Halted, st.HaltedAt = 0, "", time.Time{}
 		if c.Auto {
 			// The supervisor's own session starts a new conversation;
 			// a reused directory's old id is not it.
@@ -202,6 +206,15 @@ func (s *Store) RequestRestart(name string, prompt func(st *State) string) (*Sta
 		st.RestartPrompt = prompt(st)
 		st.ContextUsage = 0
 		st.SessionID = ""
+		return nil
+	})
+}
+
+// Reset re-arms the progress breaker of a halted session (`+session
+// reset`): restartsWithoutProgress, halted and haltedAt cleared.
+func (s *Store) Reset(name string) (*State, error) {
+	return s.existing(name, "reset: the progress breaker re-armed", func(st *State) error {
+		st.NoProgress, st.Halted, st.HaltedAt = 0, "", time.Time{}
 		return nil
 	})
 }

@@ -111,6 +111,38 @@ type State struct {
 	// supervisor dehydrates from when the agent cannot (superclaude's
 	// addition).
 	TranscriptPath string
+	// CostUSD is the conversation's cost so far, as the agent's status
+	// line reports it (superclaude's addition).
+	CostUSD float64
+	// AgentStatus is what the agent is doing — busy, idle, or waiting for
+	// the user's input — as it last reported, and AgentStatusAt when that
+	// changed (superclaude's addition).
+	AgentStatus   string
+	AgentStatusAt time.Time
+	// Limit names a usage or rate limit that stopped the agent, and
+	// LimitedUntil when it resets; both are cleared once the agent goes on
+	// (superclaude's addition).
+	Limit        string
+	LimitedUntil time.Time
+	// NoProgress counts the restarts in a row whose fresh agent ended
+	// before it activated the session; Halted is why the progress breaker
+	// stopped restarting it, and HaltedAt when. Activate and `+session
+	// reset` clear them (superclaude's addition; seed 002's circuit
+	// breaker).
+	NoProgress int
+	Halted     string
+	HaltedAt   time.Time
+	// LastExit says how the session's last agent ended — crash, limit,
+	// no-progress, user-exit, stopped or restarted — and LastExitAt when
+	// (superclaude's addition).
+	LastExit   string
+	LastExitAt time.Time
+	// Handoff is the handoff marker: set when a fresh agent is started
+	// with the restart prompt, read and cleared by that agent's first
+	// SessionStart, which tells it that its predecessor's dehydrate and
+	// restart are done (seed 001's anti-loop marker; superclaude's
+	// addition).
+	Handoff string
 	// ProjectDir is the working directory of the agent that activated the
 	// session, so that a view can list one project's sessions
 	// (superclaude's addition).
@@ -253,6 +285,25 @@ func timeField(name string, get func(*State) *time.Time) field {
 	}
 }
 
+// floatField is a number ≥ 0 that is left out while it is 0.
+func floatField(name string, get func(*State) *float64) field {
+	return field{
+		name: name,
+		decode: func(s *State, raw json.RawMessage) error {
+			var v float64
+			if err := json.Unmarshal(raw, &v); err != nil {
+				return fmt.Errorf("want a number, got %s", kind(raw))
+			}
+			if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("want a number ≥ 0, got %s", raw)
+			}
+			*get(s) = v
+			return nil
+		},
+		encode: func(s *State) (any, bool) { return *get(s), *get(s) != 0 },
+	}
+}
+
 // preciseTimeField is a timeField kept to the nanosecond, for times that
 // order events closer together than a second.
 func preciseTimeField(name string, get func(*State) *time.Time) field {
@@ -381,6 +432,17 @@ var fields = []field{
 	},
 	strField("projectDir", false, func(s *State) *string { return &s.ProjectDir }),
 	strField("transcriptPath", false, func(s *State) *string { return &s.TranscriptPath }),
+	floatField("costUSD", func(s *State) *float64 { return &s.CostUSD }),
+	strField("agentStatus", false, func(s *State) *string { return &s.AgentStatus }),
+	timeField("agentStatusAt", func(s *State) *time.Time { return &s.AgentStatusAt }),
+	strField("limit", false, func(s *State) *string { return &s.Limit }),
+	timeField("limitedUntil", func(s *State) *time.Time { return &s.LimitedUntil }),
+	intField("restartsWithoutProgress", false, func(s *State) *int { return &s.NoProgress }),
+	strField("halted", false, func(s *State) *string { return &s.Halted }),
+	timeField("haltedAt", func(s *State) *time.Time { return &s.HaltedAt }),
+	strField("lastExit", false, func(s *State) *string { return &s.LastExit }),
+	timeField("lastExitAt", func(s *State) *time.Time { return &s.LastExitAt }),
+	strField("handoff", false, func(s *State) *string { return &s.Handoff }),
 }
 
 var fieldByName = func() map[string]*field {

@@ -51,6 +51,13 @@ func (a *agentService) Serve(ctx context.Context) error {
 			}
 		}
 		args := s.cfg.Profile.Args(s.cfg.Args, s.inv, plan, first)
+		// An activation is awaited from this agent when it takes over a
+		// handoff, or follows agents that made no progress (the restart
+		// prompt itself is delivered once).
+		awaited := plan.Action == Fresh && plan.Prompt != ""
+		if sess := s.Mine(); sess != nil && sess.State.NoProgress > 0 {
+			awaited = true
+		}
 		if s.cfg.ExtraArgs != nil {
 			args = append(s.cfg.ExtraArgs(), args...)
 		}
@@ -89,6 +96,7 @@ func (a *agentService) Serve(ctx context.Context) error {
 			StopRequested: s.stopping.Load() || ctx.Err() != nil,
 			Resumed:       plan.Action == Resume,
 			OneShot:       s.inv.OneShot,
+			Handoff:       awaited,
 		}
 		a.lastExit = e
 		sess := s.Mine()
@@ -103,13 +111,14 @@ func (a *agentService) Serve(ctx context.Context) error {
 		s.eventIn(sess, "agent-exit", p.Reason, map[string]any{
 			"code": exit.Code, "signal": int(exit.Signal), "exit": exit.String(),
 			"killedByUs": e.KilledByUs, "swept": swept.Found, "decision": p.Action.String(),
+			"cause": p.Cause, "conversation": conversation(st),
 		})
-		if sess != nil && p.Action != Stop {
+		if sess != nil && (p.Action != Stop || p.Cause != "") {
 			_, err := sess.Store.Update(name, p.Reason, func(st *state.State) error {
 				if !st.Exists() {
 					return errSkip
 				}
-				Apply(st, p, s.self, true)
+				Apply(st, p, s.self, p.Action != Stop, time.Now())
 				return nil
 			})
 			if err != nil && !errors.Is(err, errSkip) {
@@ -119,8 +128,12 @@ func (a *agentService) Serve(ctx context.Context) error {
 		switch p.Action {
 		case Stop:
 			a.result = Result{ExitCode: p.ExitCode, Reason: p.Reason}
-			if e.StopRequested {
+			switch {
+			case e.StopRequested:
 				a.result.Message = stopMessage(s, exit)
+			case p.Halt != "":
+				a.result.Message = fmt.Sprintf("superclaude: session %s halted, %s. Not restarting it; "+
+					"`superclaude +session reset --session %s` re-arms it.", name, p.Halt, name)
 			}
 			return suture.ErrTerminateSupervisorTree
 		case Backoff:
@@ -130,6 +143,14 @@ func (a *agentService) Serve(ctx context.Context) error {
 			a.next = p
 		}
 	}
+}
+
+// conversation is the conversation id st holds ("" without one).
+func conversation(st *state.State) string {
+	if st == nil {
+		return ""
+	}
+	return st.SessionID
 }
 
 // wait waits for the agent to exit. Meanwhile, for a profile whose context

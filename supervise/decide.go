@@ -44,6 +44,12 @@ type Exit struct {
 	// OneShot is set when the agent was run for one answer or one
 	// subcommand (`-p`, `mcp list`, `--version`): its exit is final.
 	OneShot bool
+	// Handoff is set when an activation of the session was awaited from
+	// the agent: it was started fresh with a restart prompt (its
+	// /superclaude:session continue activates the session), or after an
+	// agent of which that was awaited made no progress. One that ends
+	// before the session is activated has made no progress.
+	Handoff bool
 }
 
 // Policy holds the knobs of the decision.
@@ -56,10 +62,26 @@ type Policy struct {
 	// leave it undealt with before the supervisor dehydrates and restarts
 	// it itself; zero never does.
 	DehydrateWait time.Duration
+	// MaxNoProgress is the progress breaker: after this many restarts in a
+	// row whose fresh agent ended before it activated the session, the
+	// supervisor stops restarting and marks the session halted. Zero
+	// turns the breaker off.
+	MaxNoProgress int
 }
 
 // DefaultPolicy is the policy superclaude runs with.
-var DefaultPolicy = Policy{ResumeFailWindow: 10 * time.Second, DehydrateWait: 2 * time.Minute}
+var DefaultPolicy = Policy{ResumeFailWindow: 10 * time.Second, DehydrateWait: 2 * time.Minute, MaxNoProgress: 3}
+
+// Causes of an agent's end, as the state (lastExit), the event log and
+// `+why` tell them apart.
+const (
+	CauseCrash      = "crash"       // it crashed, or failed to resume
+	CauseLimit      = "limit"       // a usage or rate limit stopped it
+	CauseNoProgress = "no-progress" // the progress breaker halted the session
+	CauseUserExit   = "user-exit"   // the user's own exit: /exit, Ctrl-C, SIGTERM, a hangup
+	CauseStopped    = "stopped"     // superclaude was told to stop
+	CauseRestarted  = "restarted"   // killed for a restart
+)
 
 // Plan is the decision: what to do, and why.
 type Plan struct {
@@ -76,6 +98,13 @@ type Plan struct {
 	Reason string
 	// Overflow marks an overflow restart (seed 000 S4/S6).
 	Overflow bool
+	// Cause says how the agent ended (Cause* constants); recorded as the
+	// session's lastExit.
+	Cause string
+	// NoProgress marks an exit that counts against the progress breaker.
+	NoProgress bool
+	// Halt, for Stop, is why the progress breaker halted the session.
+	Halt string
 }
 
 func (p Plan) String() string {
@@ -116,32 +145,57 @@ const (
 //     and forget the id, so that it is not tried again.
 //  5. the user's own exit — 0, 143, 129 — (S5): stop with that code.
 //  6. anything else is a crash: back off, then resume unless overflowed.
+//
+// Then the progress breaker: an agent started with a restart prompt (a
+// handoff) that ends, other than by a stop, before it activated the
+// session made no progress; after Policy.MaxNoProgress such restarts in a
+// row the supervisor stops restarting and the session is halted (seed
+// 002's circuit breaker) instead of looping until the crash limit.
 func Decide(e Exit, st *state.State, pol Policy) Plan {
+	p := decide(e, st, pol)
+	if st == nil || !e.Handoff || p.Action == Stop || pol.MaxNoProgress <= 0 || st.ActivatedAt.After(e.Started) {
+		return p
+	}
+	p.NoProgress = true
+	if n := st.NoProgress + 1; n >= pol.MaxNoProgress {
+		code := e.Code
+		if code == 0 {
+			code = 1
+		}
+		why := fmt.Sprintf("no progress: %d restarts in a row, and each fresh agent ended (the last %s) before it activated the session", n, e.Exit.String())
+		return Plan{Action: Stop, ExitCode: code, Halt: why, Cause: CauseNoProgress, Reason: "halted: " + why}
+	}
+	return p
+}
+
+func decide(e Exit, st *state.State, pol Policy) Plan {
 	if e.StopRequested {
-		return Plan{Action: Stop, ExitCode: e.Code, Reason: "superclaude was asked to stop; the agent " + e.Exit.String()}
+		return Plan{Action: Stop, ExitCode: e.Code, Cause: CauseStopped, Reason: "superclaude was asked to stop; the agent " + e.Exit.String()}
 	}
 	if e.OneShot {
 		return Plan{Action: Stop, ExitCode: e.Code, Reason: "one-shot run: the agent " + e.Exit.String()}
 	}
 	if st != nil && st.KillRequested {
-		p := Plan{Action: Fresh, Prompt: st.RestartPrompt, Overflow: true, Reason: "overflow restart requested"}
+		p := Plan{Action: Fresh, Prompt: st.RestartPrompt, Overflow: true, Cause: CauseRestarted, Reason: "overflow restart requested"}
 		if !st.Overflowed {
 			p.Reason = "restart requested (the context had not overflowed)"
 		}
 		return p
 	}
 	if e.KilledByUs {
-		return restart("restart requested", st)
+		p := restart("restart requested", st)
+		p.Cause = CauseRestarted
+		return p
 	}
 	if e.Resumed && e.Code == 1 && e.Signal == 0 && e.Runtime() < pol.ResumeFailWindow {
-		return Plan{Action: Fresh,
+		return Plan{Action: Fresh, Cause: CauseCrash,
 			Reason: fmt.Sprintf("--resume failed (exit 1 after %s): starting fresh", e.Runtime().Round(time.Millisecond))}
 	}
 	if e.Signal == 0 && (e.Code == 0 || e.Code == codeSIGTERM || e.Code == codeSIGHUP) {
-		return Plan{Action: Stop, ExitCode: e.Code, Reason: "the user's own exit: the agent " + e.Exit.String()}
+		return Plan{Action: Stop, ExitCode: e.Code, Cause: CauseUserExit, Reason: "the user's own exit: the agent " + e.Exit.String()}
 	}
 	then := restart("", st)
-	return Plan{Action: Backoff, Then: &then, ExitCode: e.Code, Reason: "the agent crashed: it " + e.Exit.String()}
+	return Plan{Action: Backoff, Then: &then, ExitCode: e.Code, Cause: CauseCrash, Reason: "the agent crashed: it " + e.Exit.String()}
 }
 
 // restart resumes the session's conversation unless it overflowed or has
@@ -192,7 +246,8 @@ func StartPlan(found *state.State, ownerAlive bool) Plan {
 //   - Resume: lifecycle=resuming.
 //   - Fresh with a restart prompt: lifecycle=restarting and sessionId
 //     deleted; overflowed stays until the prompt's /session continue
-//     activates the session.
+//     activates the session; the handoff marker is set, for the fresh
+//     agent's first SessionStart to read and clear.
 //   - Fresh without a prompt: nothing in the new conversation will
 //     activate the session, so the supervisor does it on its behalf: a
 //     fresh context is the proof activate stands for. lifecycle=active,
@@ -201,13 +256,24 @@ func StartPlan(found *state.State, ownerAlive bool) Plan {
 // In every case killRequested and restartPrompt are cleared and the pid is
 // claimed by the supervisor that will run the new agent — claimed, not
 // zeroed, so the window of race R3 (pid 0 between the decision and the new
-// agent's activate) never opens. restart counts the restart. Stop writes
-// nothing (S5: the file keeps its stale pid).
-func Apply(st *state.State, p Plan, owner proc.Identity, restart bool) {
+// agent's activate) never opens. restart counts the restart. A Stop writes
+// only how the agent ended (S5: the file keeps its stale pid), and a halt
+// of the progress breaker. now is the time of the decision.
+func Apply(st *state.State, p Plan, owner proc.Identity, restart bool, now time.Time) {
+	if p.Cause != "" {
+		st.LastExit, st.LastExitAt = p.Cause, now
+	}
+	if p.NoProgress {
+		st.NoProgress++
+	}
 	if p.Action == Backoff && p.Then != nil {
 		p = *p.Then
 	}
 	if p.Action == Stop {
+		if p.Halt != "" {
+			st.Halted, st.HaltedAt = p.Halt, now
+			st.NoProgress++
+		}
 		return
 	}
 	st.KillRequested = false
@@ -218,6 +284,7 @@ func Apply(st *state.State, p Plan, owner proc.Identity, restart bool) {
 	case p.Prompt != "":
 		st.Lifecycle = state.Restarting
 		st.SessionID = ""
+		st.Handoff = p.Reason
 	default:
 		st.Lifecycle = state.Active
 		st.Overflowed = false

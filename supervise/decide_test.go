@@ -157,30 +157,101 @@ func TestApplyWritesTheSupervisorRowsOfTheWriterAudit(t *testing.T) {
 	}
 
 	st := overflowed()
-	Apply(st, Plan{Action: Fresh, Prompt: "/session continue"}, me, true)
+	Apply(st, Plan{Action: Fresh, Prompt: "/session continue", Reason: "overflow restart requested", Cause: CauseRestarted}, me, true, t0)
 	if st.KillRequested || st.RestartPrompt != "" || st.Lifecycle != state.Restarting || st.SessionID != "" ||
-		!st.Overflowed || st.PID != 99 || st.PIDStart != 12345 || st.Restarts != 1 {
+		!st.Overflowed || st.PID != 99 || st.PIDStart != 12345 || st.Restarts != 1 ||
+		st.Handoff != "overflow restart requested" || st.LastExit != CauseRestarted || !st.LastExitAt.Equal(t0) {
 		t.Errorf("overflow restart wrote %+v", st)
 	}
 
 	st = session(nil)
-	Apply(st, Plan{Action: Backoff, Then: &Plan{Action: Resume, SessionID: "conv-1"}}, me, true)
+	Apply(st, Plan{Action: Backoff, Then: &Plan{Action: Resume, SessionID: "conv-1"}}, me, true, t0)
 	if st.Lifecycle != state.Resuming || st.SessionID != "conv-1" || st.PID != 99 || st.Restarts != 1 {
 		t.Errorf("crash resume wrote %+v", st)
 	}
 
 	st = overflowed()
 	st.RestartPrompt = ""
-	Apply(st, Plan{Action: Fresh}, me, false)
+	Apply(st, Plan{Action: Fresh}, me, false, t0)
 	if st.Lifecycle != state.Active || st.Overflowed || st.SessionID != "" || st.KillRequested || st.Restarts != 0 {
 		t.Errorf("fresh without prompt wrote %+v", st)
 	}
 
 	st = session(nil)
 	before := *st
-	Apply(st, Plan{Action: Stop, ExitCode: 0}, me, true)
-	if st.PID != before.PID || st.Lifecycle != before.Lifecycle || st.Restarts != 0 {
+	Apply(st, Plan{Action: Stop, ExitCode: 0, Cause: CauseUserExit}, me, true, t0)
+	if st.PID != before.PID || st.Lifecycle != before.Lifecycle || st.Restarts != 0 || st.LastExit != CauseUserExit || st.Halted != "" {
 		t.Errorf("stop wrote %+v", st)
+	}
+	st = session(func(st *state.State) { st.NoProgress = 2 })
+	Apply(st, Plan{Action: Stop, Halt: "no progress", Cause: CauseNoProgress}, me, true, t0)
+	if st.Halted != "no progress" || !st.HaltedAt.Equal(t0) || st.NoProgress != 3 || st.LastExit != CauseNoProgress {
+		t.Errorf("a halt wrote %+v", st)
+	}
+}
+
+// The progress breaker (issue 10): a fresh agent started with the restart
+// prompt that ends before it activates the session made no progress; the
+// third such restart in a row halts the session instead of restarting it.
+func TestProgressBreaker(t *testing.T) {
+	handoff := func(e Exit) Exit { e.Handoff = true; return e }
+	activated := func(at time.Time) func(*state.State) {
+		return func(st *state.State) { st.ActivatedAt = at }
+	}
+	for _, tc := range []struct {
+		name       string
+		exit       Exit
+		st         *state.State
+		action     Action
+		noProgress bool
+		halt       bool
+	}{
+		{"a handoff agent crashed before activating", handoff(exited(1, time.Minute)), session(activated(t0.Add(-time.Hour))), Backoff, true, false},
+		{"…a second time", handoff(exited(1, time.Minute)), session(func(st *state.State) { st.NoProgress = 1 }), Backoff, true, false},
+		{"…the third time: halted", handoff(exited(1, time.Minute)), session(func(st *state.State) { st.NoProgress = 2 }), Stop, false, true},
+		{"overflowed again before activating", with(handoff(exited(143, time.Minute)), func(e *Exit) { e.KilledByUs = true }),
+			session(func(st *state.State) { st.KillRequested, st.RestartPrompt, st.NoProgress = true, "p", 2 }), Stop, false, true},
+		{"it activated: progress", handoff(exited(1, time.Minute)), session(func(st *state.State) { st.NoProgress = 2; st.ActivatedAt = t0.Add(time.Second) }), Backoff, false, false},
+		{"not a handoff agent", exited(1, time.Minute), session(func(st *state.State) { st.NoProgress = 2 }), Backoff, false, false},
+		{"the user's own exit is no failure", handoff(exited(0, time.Minute)), session(func(st *state.State) { st.NoProgress = 2 }), Stop, false, false},
+		{"superclaude stopped", with(handoff(exited(143, time.Minute)), func(e *Exit) { e.StopRequested = true }), session(func(st *state.State) { st.NoProgress = 2 }), Stop, false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := Decide(tc.exit, tc.st, DefaultPolicy)
+			if p.Action != tc.action || p.NoProgress != tc.noProgress || (p.Halt != "") != tc.halt {
+				t.Fatalf("Decide = %+v", p)
+			}
+			if tc.halt && (p.Cause != CauseNoProgress || !strings.Contains(p.Halt, "3 restarts")) {
+				t.Fatalf("halt without a readable reason: %+v", p)
+			}
+		})
+	}
+	off := DefaultPolicy
+	off.MaxNoProgress = 0
+	if p := Decide(handoff(exited(1, time.Minute)), session(func(st *state.State) { st.NoProgress = 9 }), off); p.Action != Backoff || p.NoProgress {
+		t.Fatalf("the breaker turned off still counted: %+v", p)
+	}
+}
+
+// Every end of an agent names its cause, so that +why and the state tell
+// crashes, limits, no progress and the user's own exit apart.
+func TestDecideNamesTheCause(t *testing.T) {
+	for _, tc := range []struct {
+		exit  Exit
+		st    *state.State
+		cause string
+	}{
+		{exited(0, time.Hour), session(nil), CauseUserExit},
+		{exited(129, time.Hour), session(nil), CauseUserExit},
+		{exited(1, time.Hour), session(nil), CauseCrash},
+		{signalled(syscall.SIGSEGV), session(nil), CauseCrash},
+		{with(exited(1, time.Second), func(e *Exit) { e.Resumed = true }), session(nil), CauseCrash},
+		{with(exited(143, time.Hour), func(e *Exit) { e.KilledByUs = true }), session(nil), CauseRestarted},
+		{with(exited(143, time.Hour), func(e *Exit) { e.StopRequested = true }), session(nil), CauseStopped},
+	} {
+		if p := Decide(tc.exit, tc.st, DefaultPolicy); p.Cause != tc.cause {
+			t.Errorf("%s → cause %q, want %q", tc.exit.String(), p.Cause, tc.cause)
+		}
 	}
 }
 

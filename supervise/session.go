@@ -63,6 +63,11 @@ func (s *Supervisor) startPlan() Plan {
 	if pane != "" && tmux.Labelled(pane) {
 		found, err := store.FindByPane(pane)
 		switch {
+		case err == nil && found.State.Halted != "":
+			// State-based expiry (seed 002): a halted session is not
+			// resumed; the pane gets a session of its own, and the halted
+			// one keeps its record until `+session reset`.
+			s.log.Warn("the pane's session is halted; starting a new one", "session", found.Name, "halted", found.State.Halted)
 		case err == nil && state.OwnerAlive(found.State) && !state.OwnedBy(found.State, s.self):
 			// Another live supervisor runs this pane's session (superclaude
 			// inside superclaude): leave it and its pane alone.
@@ -77,7 +82,7 @@ func (s *Supervisor) startPlan() Plan {
 				if !st.Exists() {
 					return errSkip
 				}
-				Apply(st, plan, s.self, false)
+				Apply(st, plan, s.self, false, time.Now())
 				st.FleetPaneID = pane
 				return nil
 			})

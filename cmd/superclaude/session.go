@@ -307,6 +307,16 @@ supervisor owns the session, nothing is written.`,
 			return err
 		},
 	}
+	reset := &cobra.Command{
+		Use:   "reset",
+		Short: "re-arm the progress breaker of a halted session, so that it is resumed and restarted again",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			return onFound("reset", func(s *state.Store, name string) (*state.State, error) {
+				return s.Reset(name)
+			})(c, args)
+		},
+	}
 	reindex := &cobra.Command{
 		Use:   "reindex",
 		Short: "rebuild the pane and supervisor lookup index from the state files",
@@ -319,10 +329,10 @@ supervisor owns the session, nothing is written.`,
 			return s.Reindex()
 		},
 	}
-	for _, sub := range []*cobra.Command{activate, find, phase, deactivate, restart, update, target, list, show} {
+	for _, sub := range []*cobra.Command{activate, find, phase, deactivate, restart, update, target, list, show, reset} {
 		sub.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	}
-	cmd.AddCommand(activate, find, phase, deactivate, restart, update, target, list, show, reindex)
+	cmd.AddCommand(activate, find, phase, deactivate, restart, update, target, list, show, reset, reindex)
 	return cmd
 }
 

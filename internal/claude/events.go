@@ -92,9 +92,15 @@ func SessionStart(in HookInput, sess *state.Session) Answer {
 	switch in.Source {
 	case "startup":
 		dehydrated := filepath.Join(sess.Dir, DehydratedFile)
-		if _, err := os.Stat(dehydrated); err == nil && (st.Lifecycle == state.Restarting || st.Overflowed) {
+		if _, err := os.Stat(dehydrated); err == nil && (st.Lifecycle == state.Restarting || st.Overflowed || st.Handoff != "") {
 			notes = append(notes, fmt.Sprintf("superclaude: this is a fresh context after an overflow restart of %s. "+
 				"Your previous context is saved in %s; %s continue restores it.", where, dehydrated, SessionCommand))
+			if st.Handoff != "" {
+				// The handoff marker (seed 001): the dehydrate and restart
+				// in the saved context were the predecessor's, and done.
+				notes = append(notes, fmt.Sprintf("The handoff is done (%s): your predecessor already saved its context "+
+					"and restarted; do not run %s dehydrate or restart again, continue the work.", st.Handoff, SessionCommand))
+			}
 		} else {
 			notes = append(notes, "superclaude: this conversation runs in "+where+".")
 		}

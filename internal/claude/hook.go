@@ -59,7 +59,22 @@ func Hook(sub string, in HookInput, sess *state.Session, p Policy) (Answer, erro
 		})
 		return a, ignoreGone(err)
 	case "session-start":
-		return SessionStart(in, sess), nil
+		a := SessionStart(in, sess)
+		if sess == nil || st.Handoff == "" || in.Source != "startup" {
+			return a, nil
+		}
+		// The handoff marker is read once: cleared as it is delivered.
+		_, err := sess.Store.Update(sess.Name, "hook session-start: the handoff marker delivered", func(locked *state.State) error {
+			if !locked.Exists() {
+				return state.ErrNoSession
+			}
+			if locked.Handoff == "" {
+				return state.ErrNoChange
+			}
+			locked.Handoff = ""
+			return nil
+		})
+		return a, ignoreGone(err)
 	}
 	return Answer{}, nil
 }

@@ -3,6 +3,7 @@ package claude
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -85,5 +86,31 @@ func TestTickOnAVanishedSession(t *testing.T) {
 	}
 	if s.Exists("S") {
 		t.Fatal("the tick recreated the session")
+	}
+}
+
+// The handoff marker (issue 10, seed 001): the fresh agent's first
+// SessionStart is told that its predecessor's dehydrate and restart are
+// done, and the marker is cleared so that it is delivered once.
+func TestHandoffMarkerIsDeliveredOnce(t *testing.T) {
+	s, _ := tickStore(t)
+	if _, err := s.Update("S", "test", func(st *state.State) error {
+		st.Handoff, st.Lifecycle = "overflow restart requested", state.Restarting
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(s.Root, "S", DehydratedFile), []byte("x"), 0o600)
+	in := hook(t, "hook-SessionStart.json", nil)
+	a, err := Hook("session-start", in, loadSession(t, s), Policy{})
+	if err != nil || !strings.Contains(a.Context, "The handoff is done (overflow restart requested)") {
+		t.Fatalf("first SessionStart: %+v %v", a, err)
+	}
+	if st, _ := s.Load("S"); st.Handoff != "" {
+		t.Fatalf("the marker was not cleared: %+v", st)
+	}
+	a, _ = Hook("session-start", in, loadSession(t, s), Policy{})
+	if strings.Contains(a.Context, "handoff is done") {
+		t.Fatalf("the marker was delivered twice: %q", a.Context)
 	}
 }

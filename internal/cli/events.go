@@ -35,6 +35,9 @@ func FormatEvent(ev state.Event) string {
 		if n, ok := ev.Detail["swept"].(float64); ok && n > 0 {
 			how += fmt.Sprintf(", %d leftover processes swept", int(n))
 		}
+		if cause, _ := ev.Detail["cause"].(string); cause != "" {
+			how = cause + ": " + how
+		}
 		what = fmt.Sprintf("the agent ended (%s) → %v: %s", how, ev.Detail["decision"], ev.Reason)
 	case "quarantine":
 		what = "state file kept aside: " + ev.Reason
