@@ -72,7 +72,7 @@ func (a *agentService) Serve(ctx context.Context) error {
 		}
 		a.starts.Add(1)
 		s.mu.Lock()
-		s.current, s.started = ag, time.Now()
+		s.current, s.started, s.env = ag, time.Now(), spec.Env
 		s.mu.Unlock()
 		s.wd.Watch(ag.Identity())
 		s.ensureSession()
@@ -161,11 +161,20 @@ func conversation(st *state.State) string {
 // returns.
 func (a *agentService) wait(ctx context.Context, ag *child.Agent) {
 	s := a.s
-	var check <-chan time.Time
+	var check, poll <-chan time.Time
 	if s.cfg.Profile.ContextUsage == ContextStatusLine && s.cfg.Store != nil && s.cfg.Policy.DehydrateWait > 0 {
 		t := time.NewTicker(min(5*time.Second, s.cfg.Policy.DehydrateWait))
 		defer t.Stop()
 		check = t.C
+	}
+	if s.cfg.Profile.Status != nil {
+		// What the agent is doing (busy, idle, waiting for input), for
+		// +status and a tmux pane's mark: a small file, read once a
+		// second.
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		poll = t.C
+		defer s.noteStatus("")
 	}
 	var since time.Time
 	for {
@@ -176,6 +185,8 @@ func (a *agentService) wait(ctx context.Context, ag *child.Agent) {
 			s.stopping.Store(true)
 			s.wd.KillNow(context.Background(), watchdog.Request{Reason: "supervisor shutting down"})
 			return
+		case <-poll:
+			s.noteStatus(s.agentStatus())
 		case now := <-check:
 			var st *state.State
 			if sess := s.Mine(); sess != nil {
@@ -185,7 +196,7 @@ func (a *agentService) wait(ctx context.Context, ag *child.Agent) {
 			if due, since = overdue(st, since, now, s.cfg.Policy.DehydrateWait); due {
 				since = time.Time{}
 				why := fmt.Sprintf("the context overflowed and the agent had not dehydrated within %s", s.cfg.Policy.DehydrateWait)
-				if _, err := s.restartSession(restartRequest{Reason: why}); err != nil {
+				if _, err := s.restartSession(restartRequest{Reason: why, Now: true}); err != nil {
 					s.log.Warn("dehydrating for the agent", "err", err)
 				}
 			}

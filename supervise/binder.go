@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/superclaude/superclaude/internal/control"
+	"github.com/superclaude/superclaude/internal/guard"
 	"github.com/superclaude/superclaude/state"
 )
 
@@ -59,11 +60,15 @@ type Status struct {
 }
 
 // RestartAnswer is the data of a restart request's answer: the session the
-// owner restarts and the prompt the fresh agent starts with.
+// owner restarts and the prompt the fresh agent starts with, or, when the
+// restart waits for the agent to finish its turn, that it does.
 type RestartAnswer struct {
 	Session string `json:"session"`
 	Dir     string `json:"dir"`
 	Prompt  string `json:"prompt,omitempty"`
+	// Waiting says the agent is in the middle of a turn: the restart
+	// happens when the turn ends, or after Policy.TurnWait at the latest.
+	Waiting bool `json:"waiting,omitempty"`
 }
 
 func (b *binder) handle(ctx context.Context, req control.Request, peer control.Peer) control.Response {
@@ -84,14 +89,14 @@ func (b *binder) handle(ctx context.Context, req control.Request, peer control.P
 		}
 		resp.Data, _ = json.Marshal(st)
 	case control.OpRestart:
-		ans, err := s.restartSession(restartRequest{Which: req.Session, Transcript: req.Transcript,
+		ans, err := s.restartSession(restartRequest{Which: req.Session, Transcript: req.Transcript, Now: req.Now,
 			Reason: orDefault(req.Reason, "restart requested over the control socket")})
 		if err != nil {
 			return fail("%v", err)
 		}
 		resp.Data, _ = json.Marshal(ans)
 	case control.OpStop:
-		s.Stop(0)
+		s.stopAfterTurn(req.Now)
 	case control.OpStatusLine:
 		if s.cfg.Profile.ContextUsage != ContextStatusLine {
 			return fail("the %s profile has no status line", s.cfg.Profile.Name)
@@ -123,6 +128,9 @@ type restartRequest struct {
 	// Transcript is the agent's transcript when the caller knows it
 	// (hooks do); else the one the status line bound.
 	Transcript string
+	// Now skips the wait for the agent to finish its turn: the agent asked
+	// for the restart itself, or cannot go on, or the user said --now.
+	Now bool
 }
 
 // restartSession performs an overflow restart of a session this supervisor
@@ -133,6 +141,10 @@ type restartRequest struct {
 // request (killRequested, the restart prompt, sessionId deleted), and
 // kills the agent from outside; what starts next is decided from that
 // state once the agent has exited. It never resumes and never compacts.
+//
+// A restart asked for from outside the agent (req.Now unset) first waits
+// for the agent to finish its turn (awaitTurn), in the background: the
+// answer says so, and the restart follows.
 //
 // Only the owner writes: a request that reaches the wrong supervisor, or a
 // session whose owner is gone, changes nothing.
@@ -158,9 +170,29 @@ func (s *Supervisor) restartSession(req restartRequest) (RestartAnswer, error) {
 	if s.currentAgent() == nil {
 		return RestartAnswer{}, errors.New("no agent is running")
 	}
+	if !req.Now && s.cfg.Policy.TurnWait > 0 && mustWait(s.agentStatus()) {
+		guard.Go(func() {
+			waited, ended := s.awaitTurn(s.cfg.Policy.TurnWait)
+			s.log.Info("restart waited for the agent's turn", "waited", waited.Round(time.Millisecond), "turn-ended", ended)
+			if _, err := s.performRestart(sess, req, waited); err != nil {
+				s.log.Warn("restart after the agent's turn", "session", sess.Name, "err", err)
+			}
+		})
+		return RestartAnswer{Session: sess.Name, Dir: sess.Dir, Waiting: true}, nil
+	}
+	return s.performRestart(sess, req, 0)
+}
+
+// performRestart is restartSession's second half: dehydrate, write the
+// restart request, kill. waited is how long it waited for the agent's
+// turn, for the event log (+why).
+func (s *Supervisor) performRestart(sess *state.Session, req restartRequest, waited time.Duration) (RestartAnswer, error) {
 	arg := sess.Name
 	if sess.Store.Root != s.cfg.Store.Root {
 		arg = sess.Dir
+	}
+	if fresh, err := sess.Store.Load(sess.Name); err == nil {
+		sess.State = fresh // what the turn we waited for changed
 	}
 	s.dehydrate(sess, arg, req.Transcript, req.Reason)
 	st, err := sess.Store.RequestRestart(sess.Name, func(st *state.State) string {
@@ -169,10 +201,25 @@ func (s *Supervisor) restartSession(req restartRequest) (RestartAnswer, error) {
 	if err != nil {
 		return RestartAnswer{}, err
 	}
+	s.eventIn(sess, "restart", req.Reason, map[string]any{"waitedMs": waited.Milliseconds(), "now": req.Now})
 	if !s.RequestRestart(req.Reason) {
 		return RestartAnswer{}, errors.New("no agent is running")
 	}
 	return RestartAnswer{Session: sess.Name, Dir: sess.Dir, Prompt: st.RestartPrompt}, nil
+}
+
+// stopAfterTurn stops the supervisor for a stop asked for over the
+// socket (`+down`): once the agent has finished its turn, unless now.
+func (s *Supervisor) stopAfterTurn(now bool) {
+	if now || s.cfg.Policy.TurnWait <= 0 || !mustWait(s.agentStatus()) {
+		s.Stop(0)
+		return
+	}
+	guard.Go(func() {
+		waited, ended := s.awaitTurn(s.cfg.Policy.TurnWait)
+		s.log.Info("stop waited for the agent's turn", "waited", waited.Round(time.Millisecond), "turn-ended", ended)
+		s.Stop(0)
+	})
 }
 
 // lookupSession reads the session which names: a name in the supervisor's

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/superclaude/superclaude/internal/claude"
+	"github.com/superclaude/superclaude/internal/proc"
 )
 
 // Claude is the profile of Claude Code: `--resume <id>`; a first prompt is
@@ -19,6 +20,9 @@ var Claude = Profile{
 	ContextUsage:  ContextStatusLine,
 	RestartPrompt: claude.ContinuePrompt,
 	Dehydrate:     claude.Dehydrate,
+	Status: func(env []string, agent proc.Identity) (string, error) {
+		return claude.AgentStatus(claude.ConfigDirOf(env), agent.PID, agent.Start)
+	},
 }
 
 // How Claude Code's command line parses (commander.js, as `claude --help`

@@ -67,10 +67,15 @@ type Policy struct {
 	// supervisor stops restarting and marks the session halted. Zero
 	// turns the breaker off.
 	MaxNoProgress int
+	// TurnWait is how long a restart or stop asked for from outside the
+	// agent waits for it to finish its turn before it proceeds anyway;
+	// zero never waits.
+	TurnWait time.Duration
 }
 
 // DefaultPolicy is the policy superclaude runs with.
-var DefaultPolicy = Policy{ResumeFailWindow: 10 * time.Second, DehydrateWait: 2 * time.Minute, MaxNoProgress: 3}
+var DefaultPolicy = Policy{ResumeFailWindow: 10 * time.Second, DehydrateWait: 2 * time.Minute, MaxNoProgress: 3,
+	TurnWait: 60 * time.Second}
 
 // Causes of an agent's end, as the state (lastExit), the event log and
 // `+why` tell them apart.

@@ -1,5 +1,7 @@
 package supervise
 
+import "github.com/superclaude/superclaude/internal/proc"
+
 // Profile tells the supervisor how to drive one agent CLI: what to run, how
 // to resume a conversation, how to hand it a first prompt, and how to read
 // a user's command line. superclaude ships profiles for Claude Code and for
@@ -30,7 +32,18 @@ type Profile struct {
 	// transcript (empty when unknown), for a restart the agent did not
 	// dehydrate for itself; why says what caused it. Nil writes none.
 	Dehydrate func(transcript, session, skill, phase, why string) ([]byte, error)
+	// Status reads what the running agent (started with env) says it is
+	// doing: StatusBusy, StatusIdle or StatusWaiting. Nil when the CLI
+	// does not say; restarts are then never turn-gated.
+	Status func(env []string, agent proc.Identity) (string, error)
 }
+
+// What an agent is doing, as Profile.Status reports it.
+const (
+	StatusIdle    = "idle"    // at its prompt
+	StatusBusy    = "busy"    // a turn is under way
+	StatusWaiting = "waiting" // it waits for the user's input (a permission dialog …)
+)
 
 // DefaultRestartPrompt is the restart prompt of a profile that has none of
 // its own: plain words any agent understands.

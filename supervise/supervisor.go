@@ -62,9 +62,12 @@ type Config struct {
 	// ExtraArgs, when set, returns arguments put in front of every start's
 	// own (superclaude uses it to inject --settings).
 	ExtraArgs func() []string
-	// Handlers answers control-socket operations the tree does not know
-	// (superclaude adds the status-line binder).
+	// Handlers answers control-socket operations the tree does not know.
 	Handlers map[string]Handler
+	// OnStatus, when set, is told each change of what the agent says it is
+	// doing (Profile.Status; "" when it no longer says): superclaude marks
+	// a tmux pane whose agent waits for input.
+	OnStatus func(status string)
 }
 
 // Handler answers one control-socket request on behalf of a supervisor.
@@ -102,8 +105,12 @@ type Supervisor struct {
 
 	mu      sync.Mutex
 	current *child.Agent
-	// started is when the current agent was started.
+	// started is when the current agent was started, and env its
+	// environment.
 	started time.Time
+	env     []string
+	// lastStatus is what the agent last said it was doing (noteStatus).
+	lastStatus string
 
 	stopping   atomic.Bool
 	stopSignal atomic.Int32
@@ -251,8 +258,9 @@ func (s *Supervisor) onSignal(sig syscall.Signal) {
 		}
 		proc.ReapOrphans(func(pid int) bool { return pid == keep })
 	case syscall.SIGUSR1:
-		// The seeds' `kill -USR1 $WATCHDOG_PID`: restart the agent.
-		s.RequestRestart("SIGUSR1")
+		// The seeds' `kill -USR1 $WATCHDOG_PID`: restart the agent, once
+		// it has finished its turn.
+		s.restartAfterTurn("SIGUSR1")
 	default:
 		s.Stop(sig)
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/superclaude/superclaude/internal/config"
 	"github.com/superclaude/superclaude/internal/control"
 	"github.com/superclaude/superclaude/internal/guard"
+	"github.com/superclaude/superclaude/internal/tmux"
 	"github.com/superclaude/superclaude/supervise"
 )
 
@@ -184,6 +185,19 @@ func supervised(o runOptions, args []string) (code int) {
 			log.Warn("pane identity", "err", err)
 		}
 		cfg.Pane = pane
+	}
+	if server, pane, ok := tmux.Here(); ok {
+		// A pane whose agent waits for the user says so on its border (a
+		// fleet's panes show it; tmux.BorderFormat).
+		cfg.OnStatus = func(status string) {
+			text := ""
+			if status == supervise.StatusWaiting {
+				text = "needs input"
+			}
+			if err := server.MarkPane(pane, text); err != nil {
+				log.Warn("marking the tmux pane", "err", err)
+			}
+		}
 	}
 	if !profile.Scan(args).OneShot && profile.ContextUsage == supervise.ContextStatusLine {
 		cleanup := injectClaude(&cfg, log)

@@ -107,11 +107,14 @@ func shellLine(argv []string) string {
 func downCommand() *cobra.Command {
 	var socket string
 	var grace time.Duration
-	var cleanWorktrees bool
+	var cleanWorktrees, now bool
 	cmd := &cobra.Command{
 		Use:   "+down <fleet.toml | fleet name>",
 		Short: "stop a fleet in order: every supervisor stops its agent, then the tmux session goes",
 		Long: `Stop a fleet in order: every supervisor stops its agent, then the tmux session goes.
+
+Each supervisor lets its agent finish the turn it is in (a minute at most)
+before it stops it; --now stops them at once.
 
 +down acts only on a tmux session that +up created (it carries the
 @superclaude_fleet option), and stops only the processes it verifies as that
@@ -135,7 +138,7 @@ has: those are kept, and named.`,
 				return fmt.Errorf("--clean-worktrees needs the fleet file, which says where the worktrees are")
 			}
 			out := c.OutOrStdout()
-			rep, err := fleet.Down(name, file, fleet.Options{Tmux: fleetServer(socket, spec), Grace: grace})
+			rep, err := fleet.Down(name, file, fleet.Options{Tmux: fleetServer(socket, spec), Grace: grace, Now: now})
 			switch {
 			case err == nil:
 				fmt.Fprintf(out, "fleet %s is down: %d supervisors stopped, %d killed\n", name, rep.Stopped, rep.Killed)
@@ -158,7 +161,8 @@ has: those are kept, and named.`,
 		},
 	}
 	tmuxFlag(cmd, &socket)
-	cmd.Flags().DurationVar(&grace, "grace", 10*time.Second, "how long each supervisor gets to stop before it is killed")
+	cmd.Flags().DurationVar(&grace, "grace", 0, "how long each supervisor gets to stop before it is killed (default 75s: a supervisor waits up to a minute for its agent to finish its turn; 10s with --now)")
+	cmd.Flags().BoolVar(&now, "now", false, "stop every agent at once, even in the middle of a turn")
 	cmd.Flags().BoolVar(&cleanWorktrees, "clean-worktrees", false, "then remove the panes' git worktrees and branches, keeping any that hold work")
 	return cmd
 }
@@ -259,7 +263,7 @@ func writeStatus(w io.Writer, s *state.Store, asJSON bool) error {
 	}
 	views := make([]cli.SessionView, 0, len(sessions))
 	for _, sess := range sessions {
-		views = append(views, cli.View(sess, state.OwnerAlive(sess.State)))
+		views = append(views, cli.View(sess, state.OwnerAlive(sess.State), time.Now()))
 	}
 	if asJSON {
 		return cli.WriteJSON(w, views)

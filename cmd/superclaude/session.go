@@ -216,14 +216,19 @@ named by $CLAUDE_SUPERVISOR_PID, unless --session names one.`,
 		},
 	}
 	deactivate.Flags().StringVar(&keywords, "keywords", "", "comma-separated search keywords")
+	var now bool
 	restart := &cobra.Command{
 		Use:   "restart",
 		Short: "ask the session's supervisor for an overflow restart: it kills the agent and starts it fresh with /superclaude:session continue",
 		Long: `Ask the live supervisor that owns the session (this agent's own, or the one
 --session names, from any shell of the same user) to restart its agent: the
-supervisor records the restart in the session's state, kills the agent from
-outside and starts it fresh with the continuation prompt. When no live
-supervisor owns the session, nothing is written.`,
+supervisor saves the agent's context (DEHYDRATED_CONTEXT.md, unless the agent
+just wrote it), records the restart in the session's state, kills the agent
+from outside and starts it fresh with the continuation prompt. When no live
+supervisor owns the session, nothing is written.
+
+Asked from outside the agent, the restart waits for claude to finish the
+turn it is in (a minute at most); --now restarts at once.`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			s, err := openStore("session restart")
@@ -234,19 +239,31 @@ supervisor owns the session, nothing is written.`,
 			if err != nil {
 				return err
 			}
-			ans, err := requestRestart(sess, "superclaude +session restart", "")
+			// The agent's own request (its Bash tool runs this under the
+			// session's own supervisor) goes at once: it asks for itself.
+			own := false
+			if sup, err := config.Supervisor(); err == nil && state.OwnedBy(sess.State, sup) {
+				own = true
+			}
+			ans, err := requestRestart(sess, "superclaude +session restart", "", now || own)
 			if err != nil {
 				return err
 			}
 			if asJSON {
 				return cli.WriteJSON(c.OutOrStdout(), ans)
 			}
-			fmt.Fprintf(c.ErrOrStderr(), "superclaude: the supervisor (pid %d) is restarting session %s; the fresh agent starts with: %s\n",
-				sess.State.PID, ans.Session, ans.Prompt)
+			if ans.Waiting {
+				fmt.Fprintf(c.ErrOrStderr(), "superclaude: claude is in the middle of a turn; the supervisor (pid %d) restarts session %s when it ends, in a minute at most (--now restarts at once)\n",
+					sess.State.PID, ans.Session)
+			} else {
+				fmt.Fprintf(c.ErrOrStderr(), "superclaude: the supervisor (pid %d) is restarting session %s; the fresh agent starts with: %s\n",
+					sess.State.PID, ans.Session, ans.Prompt)
+			}
 			_, err = fmt.Fprintln(c.OutOrStdout(), ans.Dir)
 			return err
 		},
 	}
+	restart.Flags().BoolVar(&now, "now", false, "restart at once, even in the middle of a turn")
 	update := &cobra.Command{
 		Use:   "update key=value…",
 		Short: "set fields (values are JSON when they parse as the field's type, else strings)",
@@ -353,7 +370,7 @@ func readStdinIfPiped(r io.Reader) (string, error) {
 // to restart its agent, for reason; transcript is the agent's transcript
 // when the caller knows it. The supervisor writes the state; this command
 // writes nothing, so a session without a live owner is left as it was.
-func requestRestart(sess *state.Session, reason, transcript string) (supervise.RestartAnswer, error) {
+func requestRestart(sess *state.Session, reason, transcript string, now bool) (supervise.RestartAnswer, error) {
 	var ans supervise.RestartAnswer
 	owner := state.Owner(sess.State)
 	if !state.OwnerAlive(sess.State) {
@@ -373,7 +390,7 @@ func requestRestart(sess *state.Session, reason, transcript string) (supervise.R
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	resp, err := control.Call(ctx, sock, owner, control.Request{Op: control.OpRestart, Session: sess.Dir, Reason: reason, Transcript: transcript})
+	resp, err := control.Call(ctx, sock, owner, control.Request{Op: control.OpRestart, Session: sess.Dir, Reason: reason, Transcript: transcript, Now: now})
 	if err != nil {
 		return ans, fmt.Errorf("session %s: its supervisor (pid %d) did not take the restart: %w; nothing was changed", sess.Name, owner.PID, err)
 	}

@@ -39,6 +39,11 @@ func FormatEvent(ev state.Event) string {
 			how = cause + ": " + how
 		}
 		what = fmt.Sprintf("the agent ended (%s) → %v: %s", how, ev.Detail["decision"], ev.Reason)
+	case "restart":
+		what = "restart asked for: " + ev.Reason
+		if ms, ok := ev.Detail["waitedMs"].(float64); ok && ms >= 1 {
+			what += fmt.Sprintf(" (waited %.1f s for claude to finish its turn)", ms/1000)
+		}
 	case "quarantine":
 		what = "state file kept aside: " + ev.Reason
 	default:

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -12,11 +13,15 @@ import (
 
 // SessionView is one session as `+session list` and `+status` show it.
 type SessionView struct {
-	Name          string          `json:"name"`
-	Dir           string          `json:"dir"`
-	Pane          string          `json:"pane,omitempty"`
-	PID           int             `json:"pid"`
+	Name string `json:"name"`
+	Dir  string `json:"dir"`
+	Pane string `json:"pane,omitempty"`
+	PID  int    `json:"pid"`
+	// OwnerAlive is whether its supervisor verified alive; State says
+	// more: running, stale (alive, but no heartbeat for StaleAfter) or
+	// stopped (the supervisor is gone).
 	OwnerAlive    bool            `json:"ownerAlive"`
+	State         string          `json:"state"`
 	Skill         string          `json:"skill,omitempty"`
 	Phase         string          `json:"phase,omitempty"`
 	Lifecycle     state.Lifecycle `json:"lifecycle"`
@@ -26,19 +31,57 @@ type SessionView struct {
 	SessionID     string          `json:"sessionId,omitempty"`
 	LastHeartbeat string          `json:"lastHeartbeat,omitempty"`
 	Restarts      int             `json:"restarts"`
+	// Agent is what a running agent does: busy, idle, or waiting (for the
+	// user's input); empty when the session is not running.
+	Agent      string  `json:"agent,omitempty"`
+	NeedsInput bool    `json:"needsInput"`
+	CostUSD    float64 `json:"costUSD,omitempty"`
+	// Limit and LimitedUntil: a usage or rate limit that stopped the
+	// agent, and when it resets.
+	Limit        string `json:"limit,omitempty"`
+	LimitedUntil string `json:"limitedUntil,omitempty"`
+	Halted       string `json:"halted,omitempty"`
+	LastExit     string `json:"lastExit,omitempty"`
 }
 
-// View summarises one session; alive is whether its owner verified alive.
-func View(s state.Session, alive bool) SessionView {
+// States of a session in a view.
+const (
+	Running = "running"
+	Stale   = "stale"
+	Stopped = "stopped"
+)
+
+// StaleAfter is how long a running session's supervisor may go without a
+// heartbeat (it writes one at least every minute while its agent runs)
+// before the session shows as stale.
+var StaleAfter = 5 * time.Minute
+
+// View summarises one session; alive is whether its owner verified alive,
+// now the time of the view.
+func View(s state.Session, alive bool, now time.Time) SessionView {
 	st := s.State
 	v := SessionView{
 		Name: s.Name, Dir: s.Dir, Pane: st.FleetPaneID, PID: st.PID, OwnerAlive: alive,
 		Skill: st.Skill, Phase: st.CurrentPhase, Lifecycle: st.Lifecycle,
 		Overflowed: st.Overflowed, KillRequested: st.KillRequested,
 		ContextUsage: st.ContextUsage, SessionID: st.SessionID, Restarts: st.Restarts,
+		CostUSD: st.CostUSD, Limit: st.Limit, Halted: st.Halted, LastExit: st.LastExit,
+	}
+	switch {
+	case !alive:
+		v.State = Stopped
+	case now.Sub(st.LastHeartbeat) > StaleAfter:
+		v.State = Stale
+	default:
+		v.State = Running
+		v.Agent = st.AgentStatus
+		v.NeedsInput = st.AgentStatus == "waiting"
 	}
 	if !st.LastHeartbeat.IsZero() {
 		v.LastHeartbeat = state.FormatTime(st.LastHeartbeat)
+	}
+	if !st.LimitedUntil.IsZero() {
+		v.LimitedUntil = state.FormatTime(st.LimitedUntil)
 	}
 	return v
 }
@@ -54,25 +97,32 @@ func WriteJSON(w io.Writer, v any) error {
 // as ages.
 func WriteTable(w io.Writer, views []SessionView, now time.Time) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "SESSION\tPANE\tOWNER\tLIFECYCLE\tOVERFLOW\tCONTEXT\tHEARTBEAT\tRESTARTS")
+	fmt.Fprintln(tw, "SESSION\tPANE\tSTATE\tAGENT\tLIFECYCLE\tFLAGS\tCONTEXT\tCOST\tHEARTBEAT\tRESTARTS")
 	for _, v := range views {
-		owner := "-"
+		state := v.State
 		if v.PID > 0 {
-			owner = fmt.Sprintf("%d dead", v.PID)
-			if v.OwnerAlive {
-				owner = fmt.Sprintf("%d alive", v.PID)
-			}
+			state += fmt.Sprintf(" (pid %d)", v.PID)
 		}
-		flags := "-"
+		agent := dash(v.Agent)
+		if v.NeedsInput {
+			agent = "NEEDS INPUT"
+		}
+		var flags []string
 		if v.Overflowed {
-			flags = "yes"
+			flags = append(flags, "overflowed")
 		}
 		if v.KillRequested {
-			flags += ",kill"
+			flags = append(flags, "restarting")
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d%%\t%s\t%d\n",
-			v.Name, dash(v.Pane), owner, v.Lifecycle, flags,
-			int(v.ContextUsage*100+0.5), Age(v.LastHeartbeat, now), v.Restarts)
+		if v.Limit != "" {
+			flags = append(flags, "limit until "+Age(v.LimitedUntil, now))
+		}
+		if v.Halted != "" {
+			flags = append(flags, "HALTED")
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d%%\t$%.2f\t%s\t%d\n",
+			v.Name, dash(v.Pane), state, agent, v.Lifecycle, dash(strings.Join(flags, ",")),
+			int(v.ContextUsage*100+0.5), v.CostUSD, Age(v.LastHeartbeat, now), v.Restarts)
 	}
 	return tw.Flush()
 }

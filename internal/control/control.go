@@ -49,6 +49,9 @@ type Request struct {
 	// Transcript is the agent's transcript, for a restart asked for by a
 	// hook that knows it.
 	Transcript string `json:"transcript,omitempty"`
+	// Now asks a restart or stop not to wait for the agent to finish its
+	// turn.
+	Now bool `json:"now,omitempty"`
 }
 
 // Response is one answer.

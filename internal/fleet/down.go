@@ -65,7 +65,7 @@ func Down(name, file string, o Options) (DownReport, error) {
 			rep.Foreign++
 		}
 	}
-	rep.Stopped, rep.Killed = stopPanes(ours, marked, o.grace())
+	rep.Stopped, rep.Killed = stopPanes(ours, marked, o.grace(), o.Now)
 	if rep.Foreign == 0 {
 		if _, err := o.Tmux.Run("kill-session", "-t", tmux.SessionTarget(name)); err != nil && o.Tmux.HasSession(name) {
 			return rep, err
@@ -99,7 +99,7 @@ func fleetProcesses(mark string) (map[int]proc.Identity, error) {
 // to stop over its control socket (SIGTERM when that fails), waits up to
 // grace for all, and kills the process trees of any still running. It
 // returns how many stopped and how many were killed.
-func stopPanes(panes []tmux.PaneInfo, ids map[int]proc.Identity, grace time.Duration) (stopped, killed int) {
+func stopPanes(panes []tmux.PaneInfo, ids map[int]proc.Identity, grace time.Duration, now bool) (stopped, killed int) {
 	var sups []proc.Identity
 	for i := len(panes) - 1; i >= 0; i-- {
 		id, ok := ids[panes[i].PID]
@@ -107,7 +107,7 @@ func stopPanes(panes []tmux.PaneInfo, ids map[int]proc.Identity, grace time.Dura
 			continue
 		}
 		sups = append(sups, id)
-		if !askStop(id) {
+		if !askStop(id, now) {
 			proc.Signal(id, syscall.SIGTERM)
 		}
 	}
@@ -127,14 +127,15 @@ func stopPanes(panes []tmux.PaneInfo, ids map[int]proc.Identity, grace time.Dura
 }
 
 // askStop asks the supervisor with identity id, over its control socket,
-// to stop; it reports whether the request was taken.
-func askStop(id proc.Identity) bool {
+// to stop — once its agent has finished its turn, unless now; it reports
+// whether the request was taken.
+func askStop(id proc.Identity, now bool) bool {
 	sock, err := control.SocketPath(id.PID)
 	if err != nil {
 		return false
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	_, err = control.Call(ctx, sock, id, control.Request{Op: control.OpStop, Reason: "fleet down"})
+	_, err = control.Call(ctx, sock, id, control.Request{Op: control.OpStop, Reason: "fleet down", Now: now})
 	return err == nil
 }

@@ -24,6 +24,9 @@ type Options struct {
 	Env []string
 	// Grace is how long a supervisor gets to stop before it is killed.
 	Grace time.Duration
+	// Now stops the supervisors at once, instead of each waiting for its
+	// agent to finish its turn.
+	Now bool
 }
 
 // A fleet's session carries a mark, and each of its supervisors the same
@@ -239,6 +242,13 @@ func (u *upRun) run(panes []planned) error {
 		}
 		u.rep.Started++
 	}
+	if u.createdSession {
+		// Each pane's border shows its label and, when its agent waits for
+		// the user, that it does (tmux.StatusOption, set by its
+		// supervisor).
+		u.o.Tmux.SetSessionOption(u.s.Name, "pane-border-status", "top")
+		u.o.Tmux.SetSessionOption(u.s.Name, "pane-border-format", tmux.BorderFormat)
+	}
 	for w := range touched {
 		u.o.Tmux.Run("select-layout", "-t", w, "tiled")
 		// A pane whose superclaude failed stays open to show why (tmux
@@ -274,7 +284,7 @@ func (u *upRun) rollback() {
 			}
 		}
 		if ids, err := fleetProcesses(u.s.File); err == nil {
-			stopPanes(ours, ids, u.o.grace())
+			stopPanes(ours, ids, u.o.grace(), true)
 		}
 		if u.createdSession {
 			u.o.Tmux.Run("kill-session", "-t", tmux.SessionTarget(u.s.Name))
@@ -297,5 +307,9 @@ func (o Options) grace() time.Duration {
 	if o.Grace > 0 {
 		return o.Grace
 	}
-	return 10 * time.Second
+	if o.Now {
+		return 10 * time.Second
+	}
+	// A supervisor waits up to a minute for its agent's turn to end.
+	return 75 * time.Second
 }

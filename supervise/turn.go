@@ -1,0 +1,112 @@
+package supervise
+
+import (
+	"time"
+
+	"github.com/superclaude/superclaude/internal/guard"
+	"github.com/superclaude/superclaude/state"
+)
+
+// agentStatus is what the running agent says it is doing (Profile.Status),
+// or "" when the profile cannot tell, no agent runs, or the agent has not
+// said yet.
+func (s *Supervisor) agentStatus() string {
+	if s.cfg.Profile.Status == nil {
+		return ""
+	}
+	s.mu.Lock()
+	ag, env := s.current, s.env
+	s.mu.Unlock()
+	if ag == nil {
+		return ""
+	}
+	st, err := s.cfg.Profile.Status(env, ag.Identity())
+	if err != nil {
+		return ""
+	}
+	return st
+}
+
+// mustWait reports whether a restart or stop asked for from outside waits
+// for the agent: only while a turn is under way. An agent at its prompt
+// has nothing to lose, and one waiting for the user's answer may wait
+// for ever.
+func mustWait(status string) bool { return status == StatusBusy }
+
+// awaitTurn waits, for at most max, until the agent is not in the middle
+// of a turn, and reports how long it waited and whether the turn ended in
+// time. A restart asked for from outside the agent (`+session restart
+// --session`, SIGUSR1, `+down`) goes through it, so that claude is not
+// killed mid-turn, in the middle of an edit.
+func (s *Supervisor) awaitTurn(max time.Duration) (time.Duration, bool) {
+	start := time.Now()
+	for mustWait(s.agentStatus()) {
+		if time.Since(start) >= max {
+			return time.Since(start), false
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return time.Since(start), true
+}
+
+// HeartbeatEvery is how often a supervisor whose agent runs writes the
+// session's heartbeat, so that a view can tell a running session from a
+// stale one (its supervisor alive, but stuck).
+const HeartbeatEvery = time.Minute
+
+// noteStatus records what the agent is doing, once a second: a change in
+// the session's state (agentStatus, which +status shows: busy, idle, or
+// waiting for the user's input) and through Config.OnStatus (superclaude
+// marks a waiting tmux pane); and the heartbeat, at least every
+// HeartbeatEvery, while nothing else writes it.
+func (s *Supervisor) noteStatus(status string) {
+	changed := status != s.lastStatus
+	if changed {
+		s.lastStatus = status
+		if s.cfg.OnStatus != nil {
+			s.cfg.OnStatus(status)
+		}
+	}
+	if status == "" {
+		return
+	}
+	sess := s.Mine()
+	if sess == nil || (!changed && time.Since(sess.State.LastHeartbeat) < HeartbeatEvery) {
+		return
+	}
+	_, err := sess.Store.Update(sess.Name, "agent status", func(st *state.State) error {
+		if !st.Exists() {
+			return state.ErrNoSession
+		}
+		now := time.Now()
+		beat := now.Sub(st.LastHeartbeat) >= HeartbeatEvery
+		if st.AgentStatus == status && !beat {
+			return state.ErrNoChange
+		}
+		if st.AgentStatus != status {
+			st.AgentStatus, st.AgentStatusAt = status, now
+		}
+		if beat {
+			st.LastHeartbeat = now
+		}
+		return nil
+	})
+	if err != nil {
+		s.log.Warn("recording the agent's status", "session", sess.Name, "err", err)
+	}
+}
+
+// restartAfterTurn kills the agent for a restart once it has finished its
+// turn (at most Policy.TurnWait), without writing a restart request: what
+// starts next is decided from the state (SIGUSR1, the seeds' watchdog
+// signal). The wait is recorded in the event log.
+func (s *Supervisor) restartAfterTurn(reason string) {
+	guard.Go(func() {
+		var waited time.Duration
+		if s.cfg.Policy.TurnWait > 0 {
+			waited, _ = s.awaitTurn(s.cfg.Policy.TurnWait)
+		}
+		s.event("restart", reason, map[string]any{"waitedMs": waited.Milliseconds()})
+		s.RequestRestart(reason)
+	})
+}
