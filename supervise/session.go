@@ -44,12 +44,14 @@ func (s *Supervisor) Session() string {
 // startPlan decides the first start, and whether the supervisor must
 // activate a session of its own once the agent runs.
 //
-// In a labelled pane (a fleet's: session:window:label, which survives a
-// tmux restart) the pane's session is looked up (S2, S3, S9): one whose
-// owner is dead is claimed and resumed unless it overflowed (StartPlan).
-// An unlabelled pane's identity is unique to its tmux server, and a
-// session it had belongs to a run the user ended: it is never resumed
-// silently. Without a pane session, the supervisor activates one of its
+// In a pane the pane's session is looked up (S2, S3, S9): one whose owner
+// is dead is claimed, and resumed unless it overflowed (StartPlan) — as
+// the resume policy says (chooseResume): a labelled pane (a fleet's:
+// session:window:label, which survives a tmux restart) resumes what a
+// fleet stop, a crash or a lost tmux server interrupted, and asks after
+// the user's own exit; an unlabelled pane's identity lives only as long
+// as its tmux server, and its conversation is never resumed without
+// asking. A Stop plan means the person chose to start nothing. Without a pane session, the supervisor activates one of its
 // own after the agent has started (ensureSession), so that people without
 // session-activating skills still get overflow restart and fleet resume
 // (DESIGN.md, "Sessions out of the box"). One-shot runs get no session.
@@ -60,7 +62,7 @@ func (s *Supervisor) startPlan() Plan {
 		return fresh
 	}
 	pane := s.cfg.Pane
-	if pane != "" && tmux.Labelled(pane) {
+	if pane != "" {
 		found, err := store.FindByPane(pane)
 		switch {
 		case err == nil && found.State.Halted != "":
@@ -74,10 +76,16 @@ func (s *Supervisor) startPlan() Plan {
 			s.log.Warn("the pane's session belongs to a live supervisor; running without the pane", "session", found.Name, "owner", found.State.PID)
 			pane = ""
 		case err == nil:
-			plan := s.leased(StartPlan(found.State, false))
+			plan := StartPlan(found.State, false)
 			if s.inv.ChoseConversation {
 				plan = Plan{Action: Fresh, Reason: "the user chose the conversation"}
 			}
+			if plan.Action == Resume {
+				if plan = s.chooseResume(found, tmux.Labelled(pane), plan); plan.Action == Stop {
+					return plan
+				}
+			}
+			plan = s.leased(plan)
 			_, err := found.Store.Update(found.Name, "supervisor start: "+plan.Reason, func(st *state.State) error {
 				if !st.Exists() {
 					return errSkip
@@ -96,6 +104,32 @@ func (s *Supervisor) startPlan() Plan {
 	}
 	s.autoPane, s.needAuto = pane, true
 	return fresh
+}
+
+// chooseResume applies the resume policy to plan, a resume of found's
+// conversation: it stays, becomes a new conversation in the same session,
+// or — the person's answer to Config.Ask — a Stop.
+func (s *Supervisor) chooseResume(found *state.Session, labelled bool, plan Plan) Plan {
+	choice := resumeMode(found.State, labelled, s.cfg.ResumePolicy)
+	if choice == askUser {
+		// With nobody to ask, a labelled pane resumes and an unlabelled
+		// one never does silently.
+		choice = ChooseNew
+		if labelled {
+			choice = ChooseResume
+		}
+		if s.cfg.Ask != nil {
+			choice = s.cfg.Ask(offerOf(found))
+		}
+		s.eventIn(found, "resume-choice", [...]string{"resume", "new", "abort"}[choice], nil)
+	}
+	switch choice {
+	case ChooseNew:
+		return Plan{Action: Fresh, Reason: "a new conversation, not the pane's previous one (" + found.State.SessionID + ")"}
+	case ChooseAbort:
+		return Plan{Action: Stop, Reason: "the person chose not to start"}
+	}
+	return plan
 }
 
 // ensureSession activates the supervisor's own session (auto) if startPlan

@@ -64,6 +64,14 @@ type Config struct {
 	ExtraArgs func() []string
 	// Handlers answers control-socket operations the tree does not know.
 	Handlers map[string]Handler
+	// ResumePolicy says what a start does when its pane's previous
+	// conversation can be resumed: ResumeAuto, ResumeAsk (the default) or
+	// ResumeNever.
+	ResumePolicy string
+	// Ask puts an Offer to the person when the policy says to ask. Nil
+	// (no terminal to ask on) resumes in a labelled pane and starts a new
+	// conversation in an unlabelled one.
+	Ask func(Offer) Choice
 	// OnStatus, when set, is told each change of what the agent says it is
 	// doing (Profile.Status; "" when it no longer says): superclaude marks
 	// a tmux pane whose agent waits for input.
@@ -203,6 +211,10 @@ func (s *Supervisor) run(ctx context.Context) Result {
 
 	first := s.startPlan()
 	s.agent = &agentService{s: s, next: first}
+	if first.Action == Stop {
+		ln.Close()
+		return Result{ExitCode: 0, Reason: first.Reason, Message: "superclaude: not started: " + first.Reason}
+	}
 
 	if t := s.cfg.Terminal; t != nil {
 		if err := t.MakeRaw(); err != nil {

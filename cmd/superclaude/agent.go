@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -17,6 +18,7 @@ import (
 	"github.com/superclaude/superclaude/internal/claude"
 	"github.com/superclaude/superclaude/internal/config"
 	"github.com/superclaude/superclaude/internal/control"
+	"github.com/superclaude/superclaude/internal/fleet"
 	"github.com/superclaude/superclaude/internal/guard"
 	"github.com/superclaude/superclaude/internal/tmux"
 	"github.com/superclaude/superclaude/supervise"
@@ -34,6 +36,9 @@ type runOptions struct {
 	// dehydrateWait is the supervisor's patience with an overflowed agent
 	// that does not dehydrate.
 	dehydrateWait time.Duration
+	// resumePolicy is what a start does with its pane's previous
+	// conversation: auto, ask or never ("" for the default).
+	resumePolicy string
 }
 
 // Environment variables for a plain `superclaude ARGS`, whose flags all
@@ -46,6 +51,10 @@ const (
 	envCrashDecay = "SUPERCLAUDE_CRASH_WINDOW"
 	envCrashDelay = "SUPERCLAUDE_CRASH_DELAY"
 	envDehydrate  = "SUPERCLAUDE_DEHYDRATE_WAIT"
+	envResume     = fleet.EnvResume
+	// optResume is superclaude's one option on claude's command line
+	// (claude has none of the name); it is taken out before claude runs.
+	optResume = "--resume-policy"
 )
 
 func defaultOptions() (runOptions, error) {
@@ -53,6 +62,7 @@ func defaultOptions() (runOptions, error) {
 		dehydrateWait: supervise.DefaultPolicy.DehydrateWait}
 	o.agent = os.Getenv(envAgent)
 	o.profile = os.Getenv(envProfile)
+	o.resumePolicy = os.Getenv(envResume)
 	if o.profile == "" {
 		o.profile = supervise.Claude.Name
 	}
@@ -82,11 +92,40 @@ func defaultOptions() (runOptions, error) {
 func runAgent(args []string) int {
 	singleProc()
 	o, err := defaultOptions()
+	if err == nil {
+		var policy string
+		if policy, args, err = cutOption(args, optResume); err == nil && policy != "" {
+			o.resumePolicy = policy
+		}
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "superclaude:", err)
 		return 2
 	}
 	return supervised(o, args)
+}
+
+// cutOption takes one of superclaude's options — name=value or name value
+// — out of the agent's arguments, before any "--".
+func cutOption(args []string, name string) (value string, rest []string, err error) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			return value, append(rest, args[i:]...), nil
+		case strings.HasPrefix(a, name+"="):
+			value = strings.TrimPrefix(a, name+"=")
+		case a == name:
+			if i+1 >= len(args) {
+				return "", nil, fmt.Errorf("%s needs a value", name)
+			}
+			i++
+			value = args[i]
+		default:
+			rest = append(rest, a)
+		}
+	}
+	return value, rest, nil
 }
 
 func runCommand() *cobra.Command {
@@ -109,6 +148,7 @@ func runCommand() *cobra.Command {
 	f.Float64Var(&o.maxCrashes, "max-crashes", o.maxCrashes, "crashes within the crash window before superclaude gives up ($"+envMaxCrashes+")")
 	f.DurationVar(&o.crashDecay, "crash-window", o.crashDecay, "half-life of the crash count ($"+envCrashDecay+")")
 	f.DurationVar(&o.crashDelay, "crash-delay", o.crashDelay, "pause before restarting a crashed agent ($"+envCrashDelay+")")
+	f.StringVar(&o.resumePolicy, "resume-policy", o.resumePolicy, "what a start does with its pane's previous conversation: auto, ask or never (default: ask; auto in a fleet pane) ($"+envResume+")")
 	f.DurationVar(&o.dehydrateWait, "dehydrate-wait", o.dehydrateWait, "how long an overflowed agent may leave dehydrating undone before superclaude does it for it; 0 never ($"+envDehydrate+")")
 	return cmd
 }
@@ -158,6 +198,18 @@ func supervised(o runOptions, args []string) (code int) {
 		fmt.Fprintf(os.Stderr, "superclaude: the %s profile needs the agent's command (--agent or $%s)\n", profile.Name, envAgent)
 		return 2
 	}
+	policy := o.resumePolicy
+	if policy == "" {
+		// A fleet's panes resume without asking (S3).
+		policy = supervise.ResumeAsk
+		if os.Getenv(fleet.EnvFleet) != "" {
+			policy = supervise.ResumeAuto
+		}
+	}
+	if err := supervise.CheckResumePolicy(policy); err != nil {
+		fmt.Fprintln(os.Stderr, "superclaude:", err)
+		return 2
+	}
 	cfg := supervise.Config{
 		Profile:          profile,
 		Command:          o.agent,
@@ -169,6 +221,8 @@ func supervised(o runOptions, args []string) (code int) {
 		FailureBackoff:   o.crashDecay,
 		CrashDelay:       o.crashDelay,
 		Policy:           policyOf(o),
+		ResumePolicy:     policy,
+		Ask:              terminalAsk(os.Stdin, os.Stdout),
 		Log:              log,
 	}
 	if !profile.Scan(args).OneShot {

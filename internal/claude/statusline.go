@@ -55,7 +55,8 @@ func (s StatusLine) Usage() (float64, bool) {
 }
 
 // Bind applies one status-line tick to the session's state (seed 000 §6,
-// statusline.sh): lastHeartbeat always; contextUsage when the tick has a
+// statusline.sh): lastHeartbeat always; the conversation's cost as the
+// sessionId guards allow; contextUsage when the tick has a
 // usage (null at startup leaves the stored value); sessionId unless a kill
 // was requested, the context overflowed or the session is dehydrating —
 // the guards of race R1, which stop a tick from resurrecting the id that
@@ -69,6 +70,9 @@ func Bind(st *state.State, tick StatusLine, now time.Time) bool {
 	if u, ok := tick.Usage(); ok {
 		st.ContextUsage = u
 	}
+	if c := tick.Cost.TotalCostUSD; c > 0 && !st.KillRequested && !st.Overflowed && st.Lifecycle != state.Dehydrating {
+		st.CostUSD = c
+	}
 	if tick.SessionID != "" && !st.KillRequested && !st.Overflowed && st.Lifecycle != state.Dehydrating {
 		st.SessionID = tick.SessionID
 		if tick.TranscriptPath != "" {
@@ -79,7 +83,7 @@ func Bind(st *state.State, tick StatusLine, now time.Time) bool {
 		}
 	}
 	return st.SessionID != before.SessionID || st.ContextUsage != before.ContextUsage || st.Lifecycle != before.Lifecycle ||
-		st.TranscriptPath != before.TranscriptPath
+		st.TranscriptPath != before.TranscriptPath || st.CostUSD != before.CostUSD
 }
 
 // Claim is the status line's PID claim (seed 000 §6): a session found for

@@ -49,6 +49,7 @@ type Spec struct {
 	Agent    string            `toml:"agent"`
 	Command  string            `toml:"command"`
 	Env      map[string]string `toml:"env"`
+	Resume   string            `toml:"resume"`
 	Windows  []Window          `toml:"window"`
 
 	// File is where the spec was read from.
@@ -71,6 +72,7 @@ type Pane struct {
 	Args     []string          `toml:"args"`
 	Env      map[string]string `toml:"env"`
 	Worktree bool              `toml:"worktree"`
+	Resume   string            `toml:"resume"`
 }
 
 var (
@@ -119,6 +121,9 @@ func (s *Spec) check(known Agents) error {
 	if err := checkEnv("env", s.Env); err != nil {
 		return err
 	}
+	if err := checkResume("resume", s.Resume); err != nil {
+		return err
+	}
 	if len(s.Windows) == 0 {
 		return fmt.Errorf("no [[window]]")
 	}
@@ -148,6 +153,9 @@ func (s *Spec) check(known Agents) error {
 				if _, ok := known(a); !ok {
 					return fmt.Errorf("%s: unknown agent %q", where, a)
 				}
+			}
+			if err := checkResume(where+": resume", p.Resume); err != nil {
+				return err
 			}
 			if err := checkEnv(where+": env", p.Env); err != nil {
 				return err
@@ -228,4 +236,13 @@ func resolve(path, base string) string {
 		path = filepath.Join(base, path)
 	}
 	return filepath.Clean(path)
+}
+
+// checkResume checks a resume policy: auto, ask, never, or unset.
+func checkResume(where, v string) error {
+	switch v {
+	case "", "auto", "ask", "never":
+		return nil
+	}
+	return fmt.Errorf("%s %q: want auto, ask or never", where, v)
 }

@@ -38,6 +38,9 @@ const (
 	// EnvFleet is the variable Up puts in every pane's supervisor's
 	// environment, with the same value.
 	EnvFleet = "SUPERCLAUDE_FLEET"
+	// EnvResume carries a fleet's resume policy (its resume key) to the
+	// pane's supervisor; a fleet pane resumes without asking by default.
+	EnvResume = "SUPERCLAUDE_RESUME_POLICY"
 )
 
 // PaneCommand is the command a pane runs: superclaude with the pane's
@@ -74,6 +77,9 @@ func (s *Spec) PaneEnv(w Window, p Pane, extra []string) []string {
 	m[config.EnvSessionsDir] = s.SessionsDir()
 	m[config.EnvPaneID] = s.PaneID(w, p)
 	m[EnvFleet] = s.File
+	if r := firstNonEmpty(p.Resume, s.Resume); r != "" {
+		m[EnvResume] = r
+	}
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)

@@ -1,0 +1,72 @@
+package e2e
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/superclaude/superclaude/internal/proc"
+	"github.com/superclaude/superclaude/internal/testutil/fakeapi"
+	"github.com/superclaude/superclaude/state"
+)
+
+// The resume choice (seed 002's session manager): after the user's own
+// /exit, the next `superclaude --resume-policy=ask` in that pane asks —
+// showing the session, its last prompt and cost — and answering New gives
+// a fresh conversation. Answering Resume, the time after, resumes it.
+func TestResumeChoiceAfterTheUsersOwnExit(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	tm := w.tmux()
+	pane := tm.pane("choice", "main", "SDK")
+	tm.send(pane, "superclaude --resume-policy=ask")
+	sup := tm.supervisor(pane)
+	first := w.mine(sup.PID, "the first conversation to bind", func(st *state.State) bool { return st.SessionID != "" })
+	mark := w.api.Mark()
+	tm.typeLine(pane, "remember the blue door")
+	w.api.WaitAfter(mark, wait, func(r *fakeapi.Request) bool { return strings.Contains(r.LastUserText(), "blue door") })
+	tm.typeLine(pane, "/exit")
+	w.until("superclaude to exit", func() bool { return !proc.Alive(sup) })
+
+	starts := len(w.agentStarts())
+	tm.send(pane, "superclaude --resume-policy=ask")
+	screen := tm.waitScreen(pane, "[R]esume  [N]ew conversation  [A]bort")
+	for _, want := range []string{first.Name, "remember the blue door"} {
+		if !strings.Contains(screen, want) {
+			t.Fatalf("the question does not show %q:\n%s", want, screen)
+		}
+	}
+	if len(w.agentStarts()) != starts {
+		t.Fatal("claude started before the question was answered")
+	}
+	tm.must("send-keys", "-t", pane, "n")
+	sup = tm.supervisor(pane)
+	w.until("the new agent", func() bool { return len(w.agentStarts()) > starts })
+	if args := w.agentStarts()[starts]; slices.Contains(args, "--resume") {
+		t.Fatalf("answering New resumed: %q", args)
+	}
+	second := w.mine(sup.PID, "a new conversation to bind", func(st *state.State) bool {
+		return st.SessionID != "" && st.SessionID != first.State.SessionID
+	})
+	if second.Name != first.Name {
+		t.Fatalf("the new conversation runs in session %s, want the pane's %s", second.Name, first.Name)
+	}
+	mark = w.api.Mark()
+	tm.typeLine(pane, "something new")
+	w.api.WaitAfter(mark, wait, func(r *fakeapi.Request) bool { return strings.Contains(r.LastUserText(), "something new") })
+	tm.typeLine(pane, "/exit")
+	w.until("superclaude to exit", func() bool { return !proc.Alive(sup) })
+
+	// Resume, this time.
+	starts = len(w.agentStarts())
+	tm.send(pane, "superclaude --resume-policy=ask")
+	tm.waitScreen(pane, "[R]esume")
+	tm.must("send-keys", "-t", pane, "r")
+	sup = tm.supervisor(pane)
+	w.until("the resumed agent", func() bool { return len(w.agentStarts()) > starts })
+	if args := w.agentStarts()[starts]; !slices.Contains(args, second.State.SessionID) {
+		t.Fatalf("answering Resume started %q, want --resume %s", args, second.State.SessionID)
+	}
+	tm.typeLine(pane, "/exit")
+	w.until("superclaude to exit", func() bool { return !proc.Alive(sup) })
+}
