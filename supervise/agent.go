@@ -76,7 +76,9 @@ func (a *agentService) Serve(ctx context.Context) error {
 		s.mu.Unlock()
 		s.wd.Watch(ag.Identity())
 		s.ensureSession()
-		s.event("agent-start", plan.Reason, map[string]any{"pid": ag.PID(), "args": args, "plan": plan.Action.String()})
+		s.setConversation(plan.SessionID)
+		s.event("agent-start", plan.Reason, map[string]any{"pid": ag.PID(), "args": args, "plan": plan.Action.String(),
+			"pane": s.cfg.Pane, "conversation": plan.SessionID})
 		s.log.Info("agent started", "pid", ag.PID(), "args", args, "plan", plan.String())
 
 		a.wait(ctx, ag)
@@ -111,7 +113,8 @@ func (a *agentService) Serve(ctx context.Context) error {
 		s.eventIn(sess, "agent-exit", p.Reason, map[string]any{
 			"code": exit.Code, "signal": int(exit.Signal), "exit": exit.String(),
 			"killedByUs": e.KilledByUs, "swept": swept.Found, "decision": p.Action.String(),
-			"cause": p.Cause, "conversation": conversation(st),
+			"cause": p.Cause, "conversation": s.conversation(), "costUSD": costOf(st), "transcript": transcriptOf(st),
+			"pane": s.cfg.Pane,
 		})
 		if sess != nil && (p.Action != Stop || p.Cause != "") {
 			_, err := sess.Store.Update(name, p.Reason, func(st *state.State) error {
@@ -145,12 +148,19 @@ func (a *agentService) Serve(ctx context.Context) error {
 	}
 }
 
-// conversation is the conversation id st holds ("" without one).
-func conversation(st *state.State) string {
+// costOf and transcriptOf read st, nil or not.
+func costOf(st *state.State) float64 {
+	if st == nil {
+		return 0
+	}
+	return st.CostUSD
+}
+
+func transcriptOf(st *state.State) string {
 	if st == nil {
 		return ""
 	}
-	return st.SessionID
+	return st.TranscriptPath
 }
 
 // wait waits for the agent to exit. Meanwhile, for a profile whose context

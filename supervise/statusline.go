@@ -37,6 +37,7 @@ func (s *Supervisor) statusLine(payload json.RawMessage) control.Response {
 			info = res.Info
 		}
 		if res.Bound != "" {
+			s.setConversation(res.Bound)
 			if holder, ok, err := sess.Store.Lease(res.Bound, s.self); err != nil || !ok {
 				s.log.Warn("conversation lease", "id", res.Bound, "holder", holder.PID, "err", err)
 			}

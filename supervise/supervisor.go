@@ -119,6 +119,11 @@ type Supervisor struct {
 	env     []string
 	// lastStatus is what the agent last said it was doing (noteStatus).
 	lastStatus string
+	// conv is the conversation the current agent runs: the one it
+	// resumed, or the one its status line bound. The state can lose it
+	// before the agent ends (a restart request deletes sessionId); the
+	// event log keeps it for +history.
+	conv string
 
 	stopping   atomic.Bool
 	stopSignal atomic.Int32
@@ -302,6 +307,18 @@ func (s *Supervisor) Stop(sig syscall.Signal) {
 	s.stopping.Store(true)
 	s.log.Info("stop requested", "signal", child.SignalName(sig))
 	s.wd.Kill(watchdog.Request{Reason: "superclaude got " + child.SignalName(sig), Signal: sig})
+}
+
+func (s *Supervisor) setConversation(id string) {
+	s.mu.Lock()
+	s.conv = id
+	s.mu.Unlock()
+}
+
+func (s *Supervisor) conversation() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.conv
 }
 
 // agentStarted is when the current (or last) agent was started.

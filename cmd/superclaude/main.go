@@ -71,7 +71,8 @@ claude subcommand, option or prompt:
 		CompletionOptions: cobra.CompletionOptions{DisableDefaultCmd: true},
 	}
 	root.AddCommand(sessionCommand(), runCommand(), statusLineCommand(), hookCommand(), logCommand(),
-		upCommand(), downCommand(), paneIDCommand(), statusCommand(), whyCommand(), versionCommand())
+		upCommand(), downCommand(), paneIDCommand(), statusCommand(), whyCommand(), versionCommand(),
+		historyCommand(), resumeCommand())
 	help := &cobra.Command{
 		Use:   "+help [command]",
 		Short: "help about any command",

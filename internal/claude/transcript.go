@@ -294,3 +294,26 @@ func Dehydrate(transcript, session, skill, phase, why string) ([]byte, error) {
 	}
 	return h.Markdown(session, skill, phase, why), err
 }
+
+// FirstPrompt returns the first prompt of the user's in a transcript,
+// reading at most its first TranscriptTail bytes.
+func FirstPrompt(path string) (string, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return "", fmt.Errorf("transcript %s is not a regular file", path)
+	}
+	sc := bufio.NewScanner(io.LimitReader(f, TranscriptTail))
+	sc.Buffer(make([]byte, 0, 64<<10), TranscriptTail)
+	for sc.Scan() {
+		var h Handover
+		h.line(sc.Bytes())
+		if len(h.Prompts) > 0 {
+			return h.Prompts[0], nil
+		}
+	}
+	return "", sc.Err()
+}

@@ -80,3 +80,10 @@ func TestReadTranscriptRefusesAFIFO(t *testing.T) {
 		t.Fatalf("a FIFO transcript: %v", err)
 	}
 }
+
+func TestFirstPrompt(t *testing.T) {
+	got, err := FirstPrompt(filepath.Join("testdata", "transcript.jsonl"))
+	if err != nil || got != "please read notes and write out" {
+		t.Fatalf("FirstPrompt = %q, %v", got, err)
+	}
+}

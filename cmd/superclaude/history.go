@@ -1,0 +1,147 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strconv"
+
+	"github.com/spf13/cobra"
+
+	"github.com/superclaude/superclaude/internal/claude"
+	"github.com/superclaude/superclaude/internal/cli"
+	"github.com/superclaude/superclaude/internal/config"
+	"github.com/superclaude/superclaude/internal/proc"
+	"github.com/superclaude/superclaude/state"
+)
+
+// conversations lists what `+history [which]` lists: the conversations of
+// the session which names, else of the pane which names, else — which
+// empty — of this pane, or of this agent's session.
+func conversations(which string) ([]cli.Conversation, string, error) {
+	s, err := openStore("history")
+	if err != nil {
+		return nil, "", err
+	}
+	var keep func(session, pane string) bool
+	var what string
+	switch {
+	case which != "":
+		if store, name, err := named(s, which); err == nil && store.Exists(name) {
+			keep, what = func(sess, _ string) bool { return sess == name }, "session "+name
+		} else {
+			keep, what = func(_, pane string) bool { return pane == which }, "pane "+which
+		}
+	default:
+		if pane, _ := config.PaneID(context.Background()); pane != "" {
+			keep, what = func(_, p string) bool { return p == pane }, "this pane ("+pane+")"
+		} else if sess, err := mine(s); err == nil {
+			keep, what = func(n, _ string) bool { return n == sess.Name }, "session "+sess.Name
+		} else {
+			return nil, "", fmt.Errorf("not in a pane and no session for this agent: name a session or a pane")
+		}
+	}
+	var evs []state.Event
+	seen := map[string]bool{}
+	for _, root := range append(s.Index().Roots(), s.Root) {
+		if seen[root] {
+			continue
+		}
+		seen[root] = true
+		rs, _ := state.Open(root)
+		e, err := rs.Events("")
+		if err == nil {
+			evs = append(evs, e...)
+		}
+	}
+	sort.SliceStable(evs, func(i, j int) bool { return evs[i].Time.Before(evs[j].Time) })
+	cs := cli.History(evs, keep)
+	for i := range cs {
+		if cs[i].Transcript == "" {
+			continue
+		}
+		cs[i].FirstPrompt, _ = claude.FirstPrompt(cs[i].Transcript)
+		if h, err := claude.ReadTranscript(cs[i].Transcript); err == nil && len(h.Prompts) > 0 {
+			cs[i].LastPrompt = h.Prompts[len(h.Prompts)-1]
+		}
+	}
+	return cs, what, nil
+}
+
+func historyCommand() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "+history [session | pane]",
+		Short: "the conversations a session or pane has had: id, start, end, why it ended, cost, first and last prompt",
+		Long: `List the conversations a session or a pane has had, oldest first: the
+conversation's id, when it started and ended, why it ended (crash, limit,
+no-progress, user-exit, stopped, restarted), what it cost, and its first and
+last prompt. With no argument: this pane's, else this agent's session's.
+superclaude +resume N resumes the Nth.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			which := ""
+			if len(args) == 1 {
+				which = args[0]
+			}
+			cs, what, err := conversations(which)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return cli.WriteJSON(c.OutOrStdout(), cs)
+			}
+			if len(cs) == 0 {
+				return fmt.Errorf("no conversations recorded for %s", what)
+			}
+			return cli.WriteHistory(c.OutOrStdout(), cs)
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+func resumeCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "+resume N [session | pane]",
+		Short: "resume conversation N of +history, under a supervisor, unless another live supervisor runs it",
+		Args:  cobra.RangeArgs(1, 2),
+		RunE: func(c *cobra.Command, args []string) error {
+			n, err := strconv.Atoi(args[0])
+			if err != nil || n < 1 {
+				return fmt.Errorf("+resume %q: want the number +history gives a conversation", args[0])
+			}
+			which := ""
+			if len(args) == 2 {
+				which = args[1]
+			}
+			cs, what, err := conversations(which)
+			if err != nil {
+				return err
+			}
+			if n > len(cs) {
+				return fmt.Errorf("%s has %d conversations; there is no %d", what, len(cs), n)
+			}
+			id := cs[n-1].ID
+			s, err := openStore("resume")
+			if err != nil {
+				return err
+			}
+			self, err := proc.Self()
+			if err != nil {
+				return err
+			}
+			if holder, ok, err := s.Lease(id, self); err != nil {
+				return err
+			} else if !ok {
+				return fmt.Errorf("conversation %s is running under the supervisor with pid %d", id, holder.PID)
+			}
+			singleProc()
+			o, err := defaultOptions()
+			if err != nil {
+				return err
+			}
+			return exitCode(supervised(o, []string{"--resume", id}))
+		},
+	}
+}

@@ -1,0 +1,115 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/superclaude/superclaude/state"
+)
+
+// Conversation is one conversation a session (or a pane) has had, as the
+// event log tells it: what `+history` lists and `+resume N` resumes.
+type Conversation struct {
+	// N numbers the list, oldest first, from 1.
+	N int `json:"n"`
+	// ID is the agent's conversation id.
+	ID string `json:"id"`
+	// Session is the session it ran in; Pane the pane.
+	Session string `json:"session"`
+	Pane    string `json:"pane,omitempty"`
+	// Start and End bound its runs; Runs counts them (a resume is a run).
+	Start time.Time `json:"start"`
+	End   time.Time `json:"end,omitzero"`
+	Runs  int       `json:"runs"`
+	// Why says how its last run ended (a cause of supervise: crash, limit,
+	// no-progress, user-exit, stopped, restarted), "running" while it
+	// runs.
+	Why string `json:"why"`
+	// CostUSD is the most it was seen to cost; Transcript its transcript.
+	CostUSD    float64 `json:"costUSD,omitempty"`
+	Transcript string  `json:"transcript,omitempty"`
+	// FirstPrompt and LastPrompt are filled in from the transcript.
+	FirstPrompt string `json:"firstPrompt,omitempty"`
+	LastPrompt  string `json:"lastPrompt,omitempty"`
+}
+
+// History builds the conversations of the agent runs in evs (the event
+// log, oldest first): each agent-start opens a run, its agent-exit ends it
+// and names the conversation it ran. Runs of one conversation (resumes)
+// are one entry. keep says which runs count (a session's, a pane's).
+func History(evs []state.Event, keep func(session, pane string) bool) []Conversation {
+	type run struct {
+		start time.Time
+		pane  string
+	}
+	open := map[string]run{} // session → its running agent
+	byID := map[string]*Conversation{}
+	var order []*Conversation
+	for _, ev := range evs {
+		pane, _ := ev.Detail["pane"].(string)
+		switch ev.Kind {
+		case "agent-start":
+			open[ev.Session] = run{ev.Time, pane}
+		case "agent-exit":
+			r, ok := open[ev.Session]
+			delete(open, ev.Session)
+			id, _ := ev.Detail["conversation"].(string)
+			if id == "" || !keep(ev.Session, pane) {
+				continue
+			}
+			c := byID[id]
+			if c == nil {
+				c = &Conversation{ID: id, Session: ev.Session, Pane: pane, Start: ev.Time}
+				if ok {
+					c.Start = r.start
+				}
+				byID[id] = c
+				order = append(order, c)
+			}
+			c.Runs++
+			c.End = ev.Time
+			c.Why, _ = ev.Detail["cause"].(string)
+			if cost, _ := ev.Detail["costUSD"].(float64); cost > c.CostUSD {
+				c.CostUSD = cost
+			}
+			if tr, _ := ev.Detail["transcript"].(string); tr != "" {
+				c.Transcript = tr
+			}
+		}
+	}
+	sort.SliceStable(order, func(i, j int) bool { return order[i].Start.Before(order[j].Start) })
+	out := make([]Conversation, len(order))
+	for i, c := range order {
+		c.N = i + 1
+		out[i] = *c
+	}
+	return out
+}
+
+// WriteHistory writes conversations as a table.
+func WriteHistory(w io.Writer, cs []Conversation) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "N\tCONVERSATION\tSESSION\tSTART\tEND\tWHY\tCOST\tFIRST PROMPT\tLAST PROMPT")
+	for _, c := range cs {
+		end := "-"
+		if !c.End.IsZero() {
+			end = c.End.Local().Format("01-02 15:04")
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t$%.2f\t%s\t%s\n", c.N, c.ID, c.Session,
+			c.Start.Local().Format("01-02 15:04"), end, dash(c.Why), c.CostUSD, clip(c.FirstPrompt, 40), clip(c.LastPrompt, 40))
+	}
+	return tw.Flush()
+}
+
+// clip shortens s to n characters on one line, for a table.
+func clip(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return dash(s)
+}
