@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime/debug"
 
 	"github.com/spf13/cobra"
 
@@ -27,6 +28,22 @@ func run(args []string) int {
 	var names []string
 	for _, c := range root.Commands() {
 		names = append(names, c.Name())
+	}
+	// cobra's completion scripts call back through its hidden commands.
+	if len(args) > 0 && (args[0] == cobra.ShellCompRequestCmd || args[0] == cobra.ShellCompNoDescRequestCmd) {
+		root.SetArgs(args)
+		if err := root.Execute(); err != nil {
+			return 1
+		}
+		return 0
+	}
+	if typo, suggest := cli.Mistyped(args, names); typo {
+		msg := fmt.Sprintf("superclaude: %s is not a superclaude command", args[0])
+		if suggest != "" {
+			msg += fmt.Sprintf("; did you mean %s?", suggest)
+		}
+		fmt.Fprintln(os.Stderr, msg+" (superclaude +help lists them; nothing was sent to claude)")
+		return 2
 	}
 	if own, rest := cli.Own(args, names); own {
 		root.SetArgs(rest)
@@ -73,6 +90,7 @@ claude subcommand, option or prompt:
 	root.AddCommand(sessionCommand(), runCommand(), statusLineCommand(), hookCommand(), logCommand(),
 		upCommand(), downCommand(), paneIDCommand(), statusCommand(), whyCommand(), versionCommand(),
 		historyCommand(), resumeCommand())
+	root.AddCommand(completionCommand(root))
 	help := &cobra.Command{
 		Use:   "+help [command]",
 		Short: "help about any command",
@@ -89,13 +107,73 @@ claude subcommand, option or prompt:
 	return root
 }
 
+// Version is superclaude's version: what the linker set (make build), else
+// what the Go toolchain recorded (go install …@v1.2.3 records the module's
+// version; a build from a checkout, the VCS revision).
+func Version() string {
+	if version != "dev" {
+		return version
+	}
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return version
+	}
+	if v := info.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	var rev, dirty string
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				dirty = "-dirty"
+			}
+		}
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	if rev != "" {
+		return "dev-" + rev + dirty
+	}
+	return version
+}
+
+func completionCommand(root *cobra.Command) *cobra.Command {
+	return &cobra.Command{
+		Use:   "+completion bash|zsh|fish",
+		Short: "print a shell completion script for superclaude's own commands",
+		Long: `Print a completion script for bash, zsh or fish. For example:
+
+  superclaude +completion bash > ~/.local/share/bash-completion/completions/superclaude
+  superclaude +completion zsh > "${fpath[1]}/_superclaude"
+  superclaude +completion fish > ~/.config/fish/completions/superclaude.fish`,
+		Args:      cobra.ExactArgs(1),
+		ValidArgs: []string{"bash", "zsh", "fish"},
+		RunE: func(c *cobra.Command, args []string) error {
+			out := c.OutOrStdout()
+			switch args[0] {
+			case "bash":
+				return root.GenBashCompletionV2(out, true)
+			case "zsh":
+				return root.GenZshCompletion(out)
+			case "fish":
+				return root.GenFishCompletion(out, true)
+			}
+			return fmt.Errorf("+completion %q: want bash, zsh or fish", args[0])
+		},
+	}
+}
+
 func versionCommand() *cobra.Command {
 	return &cobra.Command{
 		Use:   "+version",
 		Short: "print superclaude's version",
 		Args:  cobra.NoArgs,
 		Run: func(cmd *cobra.Command, args []string) {
-			fmt.Fprintln(cmd.OutOrStdout(), "superclaude", version)
+			fmt.Fprintln(cmd.OutOrStdout(), "superclaude", Version())
 		},
 	}
 }

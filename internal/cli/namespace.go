@@ -39,3 +39,71 @@ func Own(args []string, commands []string) (bool, []string) {
 	}
 	return false, nil
 }
+
+// commandLike matches a lone argument that looks like one of superclaude's
+// own commands: the prefix and a word.
+func commandLike(arg string) bool {
+	if len(arg) < 2 || !strings.HasPrefix(arg, Prefix) {
+		return false
+	}
+	for i, r := range arg[1:] {
+		letter := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
+		if !(letter || (i > 0 && (r >= '0' && r <= '9' || r == '-' || r == '_'))) {
+			return false
+		}
+	}
+	return true
+}
+
+// Mistyped reports whether args (the command line without the program
+// name) begin with what can only be a mistyped superclaude command — a
+// lone "+word" that names none of commands — and returns the closest
+// command to suggest ("" when none is close). Such a line must never reach
+// the agent as a prompt: it would be sent to the model, and paid for. A
+// prompt that merely starts with the prefix ("+1, ship it", "+1") is no
+// command-like word and still goes to the agent.
+func Mistyped(args []string, commands []string) (bool, string) {
+	if len(args) == 0 || !commandLike(args[0]) {
+		return false, ""
+	}
+	for _, c := range commands {
+		if c == args[0] {
+			return false, ""
+		}
+	}
+	best, bestD := "", 3
+	for _, c := range commands {
+		if !strings.HasPrefix(c, Prefix) {
+			continue
+		}
+		d := distance(strings.ToLower(args[0]), c)
+		if strings.HasPrefix(c, strings.ToLower(args[0])) && len(args[0]) > 2 {
+			d = 1
+		}
+		if d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return true, best
+}
+
+// distance is the Levenshtein distance of a and b.
+func distance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

@@ -31,3 +31,31 @@ func TestOwnOnlyTakesPlusNamedCommands(t *testing.T) {
 		}
 	}
 }
+
+// Regression (issue 11): `superclaude +stauts` resumed a conversation and
+// sent "+stauts" to the model, paid for.
+func TestMistypedCommandsNeverReachTheAgent(t *testing.T) {
+	cmds := []string{"+session", "+status", "+statusline", "+help", "+up", "+down", "+why", "+completion"}
+	for _, tc := range []struct {
+		args    []string
+		typo    bool
+		suggest string
+	}{
+		{[]string{"+stauts"}, true, "+status"},
+		{[]string{"+sesion", "list"}, true, "+session"},
+		{[]string{"+stat"}, true, "+status"},
+		{[]string{"+completions", "bash"}, true, "+completion"},
+		{[]string{"+frobnicate"}, true, ""},
+		{[]string{"+status"}, false, ""},
+		{[]string{"+1"}, false, ""},
+		{[]string{"+1, ship it"}, false, ""},
+		{[]string{"fix the bug"}, false, ""},
+		{[]string{"-p", "+stauts"}, false, ""},
+		{nil, false, ""},
+	} {
+		typo, suggest := Mistyped(tc.args, cmds)
+		if typo != tc.typo || suggest != tc.suggest {
+			t.Errorf("Mistyped(%q) = %v %q, want %v %q", tc.args, typo, suggest, tc.typo, tc.suggest)
+		}
+	}
+}

@@ -1,0 +1,65 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// Regression (issue 11): `go install …/cmd/superclaude@latest` builds
+// reported version "dev". A build the linker gave no version reports what
+// the toolchain recorded: here, built from the checkout with VCS stamping,
+// the revision.
+func TestVersionComesFromTheBuildInfo(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed: the build has no revision to record")
+	}
+	bin := filepath.Join(t.TempDir(), "superclaude")
+	build := exec.Command("go", "build", "-buildvcs=true", "-o", bin, ".")
+	build.Env = append(os.Environ(), "GOFLAGS=")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	out, err := exec.Command(bin, "+version").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rev, err := exec.Command("git", "rev-parse", "--short=12", "HEAD").Output()
+	if err != nil {
+		t.Skipf("no git revision here: %v", err)
+	}
+	// Go stamps a pseudo-version (v0.0.0-<time>-<rev>[+dirty]).
+	if !regexp.MustCompile(`^superclaude \S+\n$`).Match(out) || !strings.Contains(string(out), strings.TrimSpace(string(rev))) {
+		t.Fatalf("+version = %q, want the revision %s", out, rev)
+	}
+}
+
+// +completion writes a script for each shell, and the script's callback
+// into superclaude completes its own commands.
+func TestCompletion(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "superclaude")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	for shell, want := range map[string]string{"bash": "bash completion V2 for superclaude", "zsh": "#compdef superclaude", "fish": "complete -c superclaude"} {
+		out, err := exec.Command(bin, "+completion", shell).Output()
+		if err != nil || !strings.Contains(string(out), want) {
+			t.Errorf("+completion %s: %v %.80q", shell, err, out)
+		}
+	}
+	out, err := exec.Command(bin, "__complete", "+se").Output()
+	if err != nil || !strings.Contains(string(out), "+session") {
+		t.Fatalf("completing +se: %v %q", err, out)
+	}
+	// A mistyped command is refused with a suggestion and never run as a
+	// prompt (the agent here would fail loudly if started).
+	cmd := exec.Command(bin, "+stauts")
+	cmd.Env = append(os.Environ(), "SUPERCLAUDE_AGENT=/nonexistent/claude")
+	msg, err := cmd.CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 || !strings.Contains(string(msg), "did you mean +status?") {
+		t.Fatalf("+stauts: %v %q", err, msg)
+	}
+}
