@@ -29,7 +29,8 @@ var layer = map[string]int{
 	"internal/cli":    2,
 	"internal/fleet":  2,
 
-	"supervise": 3,
+	"supervise":          3,
+	"internal/dashboard": 3,
 
 	"cmd/superclaude": 4,
 

@@ -1,0 +1,160 @@
+package dashboard
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/superclaude/superclaude/internal/proc"
+	"github.com/superclaude/superclaude/internal/tmux"
+)
+
+// Attach shows the session's pane: inside tmux it switches this
+// dashboard's client to the pane (its session, window and pane), which
+// must be on the same tmux server; outside tmux it returns the tmux
+// attach command for the dashboard to run in the foreground.
+func (s *StoreSource) Attach(ctx context.Context, r Row) (*exec.Cmd, error) {
+	srv, pane, err := s.findPane(r)
+	if err != nil {
+		return nil, err
+	}
+	// Make the pane the current one of its window and session, so that a
+	// client shown that session sees it.
+	if _, err := srv.Run("select-window", "-t", pane); err != nil {
+		return nil, err
+	}
+	if _, err := srv.Run("select-pane", "-t", pane); err != nil {
+		return nil, err
+	}
+	if s.cfg.Client == "" {
+		return exec.Command("tmux", append(srv.Flags(), "attach-session", "-t", pane)...), nil
+	}
+	current, _, _ := strings.Cut(s.cfg.Client, ",")
+	theirs, err := srv.Run("display-message", "-p", "-t", pane, "#{socket_path}")
+	if err != nil {
+		return nil, err
+	}
+	if !sameFile(current, theirs) {
+		return nil, fmt.Errorf("pane %s is on another tmux server (%s) than this terminal's (%s): attach from outside tmux, or run the dashboard there",
+			displayPane(r.Pane), theirs, current)
+	}
+	args := []string{"switch-client"}
+	if c := s.clientOf(tmux.Server{Path: current}); c != "" {
+		args = append(args, "-c", c)
+	}
+	_, err = srv.Run(append(args, "-t", pane)...)
+	return nil, err
+}
+
+// clientOf returns the tty of the tmux client showing the dashboard's own
+// pane, "" when none can be told.
+func (s *StoreSource) clientOf(srv tmux.Server) string {
+	if s.cfg.ClientPane == "" {
+		return ""
+	}
+	out, err := srv.Run("list-clients", "-F", "#{client_tty}\t#{pane_id}")
+	if err != nil {
+		return ""
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if tty, pane, ok := strings.Cut(line, "\t"); ok && pane == s.cfg.ClientPane {
+			return tty
+		}
+	}
+	return ""
+}
+
+// findPane finds the tmux server and pane (%N) of a session.
+//
+// An unlabelled pane's identity names its server and that server's start
+// time. A labelled one (session:window:label) names no server: the pane is
+// looked for on the server its supervisor runs in ($TMUX in the
+// supervisor's environment, read from the verified process), then on the
+// servers the dashboard was given, then on its own and the default one.
+// On each, the pane whose process is the supervisor wins; failing that,
+// the pane that carries the label.
+func (s *StoreSource) findPane(r Row) (tmux.Server, string, error) {
+	if r.Pane == "" {
+		return tmux.Server{}, "", fmt.Errorf("session %s has no pane", r.Session)
+	}
+	if !tmux.Labelled(r.Pane) {
+		return unlabelledPane(r.Pane)
+	}
+	var servers []tmux.Server
+	if r.Supervisor.PID > 0 {
+		if v, ok, err := proc.Getenv(r.Supervisor, "TMUX"); err == nil && ok {
+			if sock, _, _ := strings.Cut(v, ","); sock != "" {
+				servers = append(servers, tmux.Server{Path: sock})
+			}
+		}
+	}
+	servers = append(servers, s.cfg.Tmux...)
+	if sock, _, _ := strings.Cut(s.cfg.Client, ","); sock != "" {
+		servers = append(servers, tmux.Server{Path: sock})
+	}
+	servers = append(servers, tmux.Server{})
+	alive := proc.Alive(r.Supervisor)
+	tried := map[tmux.Server]bool{}
+	for _, srv := range servers {
+		if tried[srv] {
+			continue
+		}
+		tried[srv] = true
+		out, err := srv.Run("list-panes", "-a", "-F", "#{pane_id}\t#{pane_pid}\t#{session_name}:#{window_name}:#{"+tmux.LabelOption+"}")
+		if err != nil {
+			continue
+		}
+		labelled := ""
+		for _, line := range strings.Split(out, "\n") {
+			f := strings.SplitN(line, "\t", 3)
+			if len(f) != 3 {
+				continue
+			}
+			if pid, _ := strconv.Atoi(f[1]); alive && pid == r.Supervisor.PID {
+				return srv, f[0], nil
+			}
+			if f[2] == r.Pane && labelled == "" {
+				labelled = f[0]
+			}
+		}
+		if labelled != "" {
+			return srv, labelled, nil
+		}
+	}
+	return tmux.Server{}, "", fmt.Errorf("pane %s is on no tmux server found (give its server with --tmux-socket)", r.Pane)
+}
+
+// unlabelledPane resolves "%N@<socket>@<start time>": the pane %N of the
+// server on that socket, provided it is the same server (started then).
+func unlabelledPane(id string) (tmux.Server, string, error) {
+	parts := strings.SplitN(id, "@", 3)
+	if len(parts) != 3 || !paneNumber.MatchString(parts[0]) || !filepath.IsAbs(parts[1]) {
+		return tmux.Server{}, "", fmt.Errorf("pane identity %q: want %%N@socket@start", id)
+	}
+	srv := tmux.Server{Path: parts[1]}
+	started, err := srv.Run("display-message", "-p", "-t", parts[0], "#{start_time}")
+	if err != nil {
+		return tmux.Server{}, "", fmt.Errorf("pane %s: its tmux server is gone: %w", parts[0], err)
+	}
+	if started != parts[2] {
+		return tmux.Server{}, "", fmt.Errorf("pane %s: its tmux server (%s) was restarted since; the pane is gone", parts[0], parts[1])
+	}
+	return srv, parts[0], nil
+}
+
+// paneNumber is a tmux pane id.
+var paneNumber = regexp.MustCompile(`^%[0-9]+$`)
+
+func sameFile(a, b string) bool {
+	if a == b {
+		return true
+	}
+	fa, err1 := os.Stat(a)
+	fb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
+}

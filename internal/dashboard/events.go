@@ -1,0 +1,126 @@
+package dashboard
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
+
+	"github.com/superclaude/superclaude/state"
+)
+
+// eventTail keeps, per sessions root, the latest event of each session,
+// reading each root's event log only from where it left off: a refresh
+// costs what was appended since the last one, not the whole log (up to
+// 16 MiB with its rotated half).
+type eventTail struct {
+	roots map[string]*logTail
+}
+
+// logTail is how far one root's log has been read.
+type logTail struct {
+	// file is the current log as it was when last read, off how far.
+	file fs.FileInfo
+	off  int64
+	// primed is set once the rotated log (.1) has been read.
+	primed bool
+	latest map[string]*state.Event
+}
+
+func newEventTail() *eventTail { return &eventTail{roots: map[string]*logTail{}} }
+
+// last returns the latest event of each session of root. The map is the
+// tail's own: callers read it only.
+func (t *eventTail) last(root string) (map[string]*state.Event, error) {
+	lt := t.roots[root]
+	if lt == nil {
+		lt = &logTail{latest: map[string]*state.Event{}}
+		t.roots[root] = lt
+	}
+	path := filepath.Join(root, state.EventsFile)
+	if !lt.primed {
+		lt.primed = true
+		if f, fi, err := openLog(path + ".1"); err == nil {
+			lt.read(f, 0, fi.Size())
+			f.Close()
+		}
+	}
+	f, fi, err := openLog(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return lt.latest, nil
+	}
+	if err != nil {
+		return lt.latest, fmt.Errorf("event log %s: %w", path, err)
+	}
+	defer f.Close()
+	if lt.file != nil && !os.SameFile(lt.file, fi) {
+		// The log was rotated since the last reading: what was appended
+		// to the old file after it is now at the end of .1.
+		if old, ofi, err := openLog(path + ".1"); err == nil {
+			if os.SameFile(lt.file, ofi) {
+				lt.read(old, lt.off, ofi.Size())
+			}
+			old.Close()
+		}
+		lt.off = 0
+	}
+	if fi.Size() < lt.off {
+		lt.off = 0 // truncated: read it again
+	}
+	lt.file = fi
+	lt.off = lt.read(f, lt.off, fi.Size())
+	return lt.latest, nil
+}
+
+// read reads the complete lines of f between off and size and returns the
+// offset after the last one: a line still being written is read next
+// time. Lines that do not parse are skipped, as state.Store.Events does.
+func (lt *logTail) read(f *os.File, off, size int64) int64 {
+	if size <= off {
+		return off
+	}
+	r := bufio.NewReaderSize(io.NewSectionReader(f, off, size-off), 64<<10)
+	for {
+		line, err := r.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			// A line longer than the buffer: read the rest of it whole.
+			rest, rerr := r.ReadBytes('\n')
+			line, err = append(append([]byte(nil), line...), rest...), rerr
+		}
+		if err != nil {
+			return off // an incomplete last line, or the end
+		}
+		off += int64(len(line))
+		var ev state.Event
+		if json.Unmarshal(line, &ev) != nil || ev.Session == "" {
+			continue
+		}
+		if cur := lt.latest[ev.Session]; cur == nil || !ev.Time.Before(cur.Time) {
+			lt.latest[ev.Session] = &ev
+		}
+	}
+}
+
+// openLog opens an event log for reading without following a symbolic link
+// and without waiting on a FIFO, and refuses anything but a regular file.
+func openLog(path string) (*os.File, fs.FileInfo, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, nil, fmt.Errorf("%s is not a regular file", path)
+	}
+	return f, fi, nil
+}

@@ -1,0 +1,409 @@
+package dashboard
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+	"sort"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+)
+
+// DefaultRefresh is how often the dashboard reads the sessions again.
+const DefaultRefresh = 2 * time.Second
+
+// Config is what a [Model] is made of.
+type Config struct {
+	// Source is the world.
+	Source Source
+	// Refresh is the interval between readings (DefaultRefresh when 0).
+	Refresh time.Duration
+	// Renderer renders the styles; nil is lipgloss's default, for the
+	// program's terminal. Tests give one with no colours.
+	Renderer *lipgloss.Renderer
+	// Context bounds every call to the Source (Background when nil).
+	Context context.Context
+}
+
+// Model is the dashboard's state. It is a value: Update returns the next
+// one, and nothing in it changes behind Update's back.
+type Model struct {
+	src     Source
+	ctx     context.Context
+	refresh time.Duration
+	styles  styles
+	// after schedules msg after d: tea.Tick in a program; tests replace it
+	// so that nothing sleeps.
+	after func(d time.Duration, msg tea.Msg) tea.Cmd
+
+	rows     []Row
+	problems []string
+	now      time.Time
+	loaded   bool
+	// loading is true while a reading is under way; gen numbers the
+	// timer chain, so that a refresh asked for by a key does not start a
+	// second chain of ticks.
+	loading bool
+	gen     int
+
+	sel, top      int
+	width, height int
+
+	// confirm is the action waiting for y/n, nil when none.
+	confirm *pending
+	// why is the open +why view, nil when the list shows.
+	why *whyView
+	// note is the line under the table: the outcome of the last action.
+	note    string
+	noteErr bool
+}
+
+// pending is an action waiting for its confirmation.
+type pending struct {
+	verb string // "restart" or "stop"
+	row  Row
+}
+
+// whyView is the scrollable +why of one session.
+type whyView struct {
+	row   Row
+	lines []string
+	top   int
+}
+
+// Messages.
+type (
+	tickMsg struct{ gen int }
+	rowsMsg struct {
+		snap Snapshot
+		err  error
+	}
+	actionMsg struct {
+		verb string
+		row  Row
+		err  error
+	}
+	whyMsg struct {
+		row   Row
+		lines []string
+		err   error
+	}
+	attachMsg struct {
+		row Row
+		cmd *exec.Cmd
+		err error
+	}
+	attachDoneMsg struct {
+		row Row
+		err error
+	}
+)
+
+// New returns the dashboard's model; its Init reads the sessions.
+func New(c Config) Model {
+	m := Model{src: c.Source, ctx: c.Context, refresh: c.Refresh, loading: true}
+	if m.ctx == nil {
+		m.ctx = context.Background()
+	}
+	if m.refresh <= 0 {
+		m.refresh = DefaultRefresh
+	}
+	m.styles = newStyles(c.Renderer)
+	m.after = func(d time.Duration, msg tea.Msg) tea.Cmd {
+		return tea.Tick(d, func(time.Time) tea.Msg { return msg })
+	}
+	return m
+}
+
+// Init starts the first reading.
+func (m Model) Init() tea.Cmd { return m.read() }
+
+// Update is the dashboard's whole behaviour: the next model for a message,
+// and the command that does the I/O the message calls for.
+func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.clamp()
+		return m, nil
+	case tickMsg:
+		if msg.gen != m.gen || m.loading {
+			return m, nil
+		}
+		m.loading = true
+		return m, m.read()
+	case rowsMsg:
+		return m.gotRows(msg)
+	case actionMsg:
+		if msg.err != nil {
+			m.setNote(true, "%s %s: %v", msg.verb, msg.row.Session, msg.err)
+		} else {
+			m.setNote(false, "%s of %s requested: its supervisor is on it", msg.verb, msg.row.Session)
+		}
+		return m.refreshNow()
+	case whyMsg:
+		if msg.err != nil {
+			m.setNote(true, "why %s: %v", msg.row.Session, msg.err)
+			return m, nil
+		}
+		m.why = &whyView{row: msg.row, lines: msg.lines}
+		m.why.top = max(0, len(msg.lines)-m.whyHeight())
+		return m, nil
+	case attachMsg:
+		switch {
+		case msg.err != nil:
+			m.setNote(true, "attach %s: %v", msg.row.Session, msg.err)
+		case msg.cmd != nil:
+			row := msg.row
+			return m, tea.ExecProcess(msg.cmd, func(err error) tea.Msg { return attachDoneMsg{row: row, err: err} })
+		default:
+			m.setNote(false, "switched to pane %s", displayPane(msg.row.Pane))
+		}
+		return m, nil
+	case attachDoneMsg:
+		if msg.err != nil {
+			m.setNote(true, "attach %s: %v", msg.row.Session, msg.err)
+		} else {
+			m.setNote(false, "back from pane %s", displayPane(msg.row.Pane))
+		}
+		return m.refreshNow()
+	case tea.KeyMsg:
+		return m.key(msg.String())
+	}
+	return m, nil
+}
+
+func (m Model) gotRows(msg rowsMsg) (tea.Model, tea.Cmd) {
+	m.loading = false
+	m.gen++
+	next := m.after(m.refresh, tickMsg{gen: m.gen})
+	if msg.err != nil {
+		m.setNote(true, "reading sessions: %v", msg.err)
+		return m, next
+	}
+	var selected string
+	if m.sel < len(m.rows) {
+		selected = m.rows[m.sel].key()
+	}
+	m.rows = sortRows(msg.snap.Rows)
+	m.problems = msg.snap.Problems
+	m.now = msg.snap.At
+	m.loaded = true
+	// The selection follows its session when rows move.
+	for i, r := range m.rows {
+		if r.key() == selected {
+			m.sel = i
+			break
+		}
+	}
+	m.clamp()
+	return m, next
+}
+
+// refreshNow reads the sessions again now, unless a reading is under way.
+func (m Model) refreshNow() (tea.Model, tea.Cmd) {
+	if m.loading {
+		return m, nil
+	}
+	m.loading = true
+	return m, m.read()
+}
+
+func (m *Model) setNote(isErr bool, format string, args ...any) {
+	m.note, m.noteErr = fmt.Sprintf(format, args...), isErr
+}
+
+// key handles one key press.
+func (m Model) key(k string) (tea.Model, tea.Cmd) {
+	if k == "ctrl+c" {
+		return m, tea.Quit
+	}
+	switch {
+	case m.confirm != nil:
+		return m.confirmKey(k)
+	case m.why != nil:
+		return m.whyKey(k), nil
+	}
+	switch k {
+	case "q":
+		return m, tea.Quit
+	case "up", "k":
+		m.sel--
+	case "down", "j":
+		m.sel++
+	case "pgup":
+		m.sel -= max(1, m.listHeight())
+	case "pgdown":
+		m.sel += max(1, m.listHeight())
+	case "home", "g":
+		m.sel = 0
+	case "end", "G":
+		m.sel = len(m.rows) - 1
+	case "u":
+		m.note = ""
+		return m.refreshNow()
+	case "esc":
+		m.note = ""
+	case "enter", "a":
+		row, ok := m.selected()
+		if !ok {
+			return m, nil
+		}
+		if row.Pane == "" {
+			m.setNote(true, "session %s has no pane to attach to", row.Session)
+			return m, nil
+		}
+		return m, m.attach(row)
+	case "r", "s":
+		row, ok := m.selected()
+		if !ok {
+			return m, nil
+		}
+		verb := map[string]string{"r": "restart", "s": "stop"}[k]
+		if row.Status == Stopped {
+			m.setNote(true, "cannot %s %s: no live supervisor owns it", verb, row.Session)
+			return m, nil
+		}
+		m.confirm = &pending{verb: verb, row: row}
+		m.note = ""
+	case "w":
+		row, ok := m.selected()
+		if !ok {
+			return m, nil
+		}
+		return m, m.whyOf(row)
+	}
+	m.clamp()
+	return m, nil
+}
+
+func (m Model) confirmKey(k string) (tea.Model, tea.Cmd) {
+	p := m.confirm
+	m.confirm = nil
+	if k != "y" && k != "Y" {
+		m.setNote(false, "%s of %s cancelled", p.verb, p.row.Session)
+		return m, nil
+	}
+	m.setNote(false, "%s of %s: asking its supervisor (pid %d)…", p.verb, p.row.Session, p.row.Supervisor.PID)
+	return m, m.act(p.verb, p.row)
+}
+
+func (m Model) whyKey(k string) Model {
+	w := *m.why
+	h := m.whyHeight()
+	switch k {
+	case "q", "esc", "w":
+		m.why = nil
+		return m
+	case "up", "k":
+		w.top--
+	case "down", "j":
+		w.top++
+	case "pgup", "b":
+		w.top -= h
+	case "pgdown", " ", "f":
+		w.top += h
+	case "home", "g":
+		w.top = 0
+	case "end", "G":
+		w.top = len(w.lines)
+	}
+	w.top = min(w.top, len(w.lines)-h)
+	w.top = max(w.top, 0)
+	m.why = &w
+	return m
+}
+
+func (m Model) selected() (Row, bool) {
+	if m.sel < 0 || m.sel >= len(m.rows) {
+		return Row{}, false
+	}
+	return m.rows[m.sel], true
+}
+
+// clamp keeps the selection on a row and in view.
+func (m *Model) clamp() {
+	m.sel = min(m.sel, len(m.rows)-1)
+	m.sel = max(m.sel, 0)
+	h := m.listHeight()
+	if h <= 0 {
+		m.top = 0
+		return
+	}
+	if m.sel < m.top {
+		m.top = m.sel
+	}
+	if m.sel >= m.top+h {
+		m.top = m.sel - h + 1
+	}
+	m.top = min(m.top, max(0, len(m.rows)-h))
+	m.top = max(m.top, 0)
+}
+
+// Commands: the only places the model reaches the Source.
+
+func (m Model) read() tea.Cmd {
+	src, ctx := m.src, m.ctx
+	return func() tea.Msg {
+		snap, err := src.Rows(ctx)
+		return rowsMsg{snap: snap, err: err}
+	}
+}
+
+func (m Model) act(verb string, row Row) tea.Cmd {
+	src, ctx := m.src, m.ctx
+	return func() tea.Msg {
+		var err error
+		if verb == "restart" {
+			err = src.Restart(ctx, row)
+		} else {
+			err = src.Stop(ctx, row)
+		}
+		return actionMsg{verb: verb, row: row, err: err}
+	}
+}
+
+func (m Model) whyOf(row Row) tea.Cmd {
+	src, ctx := m.src, m.ctx
+	return func() tea.Msg {
+		lines, err := src.Why(ctx, row)
+		return whyMsg{row: row, lines: lines, err: err}
+	}
+}
+
+func (m Model) attach(row Row) tea.Cmd {
+	src, ctx := m.src, m.ctx
+	return func() tea.Msg {
+		cmd, err := src.Attach(ctx, row)
+		return attachMsg{row: row, cmd: cmd, err: err}
+	}
+}
+
+// statusRank orders the statuses: the sessions a person acts on first.
+var statusRank = map[Status]int{Running: 0, Stale: 1, Stopped: 2}
+
+// sortRows orders rows for the list: running, then stale, then stopped;
+// within each, sessions with a pane first, by pane, then by name and
+// directory. It sorts a copy.
+func sortRows(rows []Row) []Row {
+	out := append([]Row(nil), rows...)
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if statusRank[a.Status] != statusRank[b.Status] {
+			return statusRank[a.Status] < statusRank[b.Status]
+		}
+		if (a.Pane == "") != (b.Pane == "") {
+			return a.Pane != ""
+		}
+		if a.Pane != b.Pane {
+			return a.Pane < b.Pane
+		}
+		if a.Session != b.Session {
+			return a.Session < b.Session
+		}
+		return a.Dir < b.Dir
+	})
+	return out
+}

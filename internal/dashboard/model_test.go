@@ -1,0 +1,511 @@
+package dashboard
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+
+	"github.com/superclaude/superclaude/internal/proc"
+)
+
+// fakeSource is a Source over fixed rows that records what it was asked
+// to do: the model's tests check which calls a key makes.
+type fakeSource struct {
+	snap      Snapshot
+	rowsErr   error
+	reads     int
+	calls     []string
+	actionErr error
+	why       []string
+	attachCmd *exec.Cmd
+}
+
+func (f *fakeSource) Rows(context.Context) (Snapshot, error) {
+	f.reads++
+	return f.snap, f.rowsErr
+}
+
+func (f *fakeSource) Restart(_ context.Context, r Row) error {
+	f.calls = append(f.calls, "restart "+r.Session)
+	return f.actionErr
+}
+
+func (f *fakeSource) Stop(_ context.Context, r Row) error {
+	f.calls = append(f.calls, "stop "+r.Session)
+	return f.actionErr
+}
+
+func (f *fakeSource) Why(_ context.Context, r Row) ([]string, error) {
+	f.calls = append(f.calls, "why "+r.Session)
+	return f.why, f.actionErr
+}
+
+func (f *fakeSource) Attach(_ context.Context, r Row) (*exec.Cmd, error) {
+	f.calls = append(f.calls, "attach "+r.Session)
+	return f.attachCmd, f.actionErr
+}
+
+var at = time.Date(2026, 11, 22, 12, 0, 0, 0, time.Local)
+
+func ptr[T any](v T) *T { return &v }
+
+// fixedRows are the rows of the model and view tests, in no order: the
+// model sorts them.
+func fixedRows() []Row {
+	return []Row{
+		{Session: "old", Dir: "/s/old", Status: Stopped, Supervisor: proc.Identity{PID: 7}, Lifecycle: "completed",
+			Skill: "review", Context: 0.1, Restarts: 2},
+		{Session: "b-sess", Dir: "/s/b-sess", Pane: "work:main:B", Status: Running, Supervisor: proc.Identity{PID: 102},
+			Skill: "implement", Phase: "tests", Context: 0.5, Cost: ptr(1.5), NeedsInput: ptr(true),
+			LastEvent: "supervisor started the agent", LastEventAt: at.Add(-12 * time.Second)},
+		{Session: "a-sess", Dir: "/s/a-sess", Pane: "work:main:A", Status: Running, Supervisor: proc.Identity{PID: 101},
+			Context: 0.834, Overflowed: true, NeedsInput: ptr(false), Limit: "usage", LimitUntil: at.Add(90 * time.Second)},
+		{Session: "c-sess", Dir: "/s/c-sess", Pane: "%3@/tmp/tmux-1/default@1700000000", Status: Stale, Supervisor: proc.Identity{PID: 103},
+			LastEvent: "hook pre-tool-use overflowed: false → true", LastEventAt: at.Add(-3 * time.Hour)},
+	}
+}
+
+func plain() *lipgloss.Renderer {
+	r := lipgloss.NewRenderer(io.Discard)
+	r.SetColorProfile(termenv.Ascii)
+	return r
+}
+
+// harness drives a model as a program would, but synchronously: every
+// command is run and its message fed back, except the refresh timer,
+// which is recorded instead of waited for.
+type harness struct {
+	t     *testing.T
+	m     Model
+	src   *fakeSource
+	ticks int
+	quit  bool
+}
+
+func newHarness(t *testing.T, rows []Row) *harness {
+	h := &harness{t: t, src: &fakeSource{snap: Snapshot{Rows: rows, At: at}}}
+	h.m = New(Config{Source: h.src, Renderer: plain()})
+	h.m.after = func(time.Duration, tea.Msg) tea.Cmd { h.ticks++; return nil }
+	h.send(tea.WindowSizeMsg{Width: 150, Height: 10})
+	h.do(h.m.Init())
+	return h
+}
+
+func (h *harness) send(msgs ...tea.Msg) {
+	for _, msg := range msgs {
+		next, cmd := h.m.Update(msg)
+		h.m = next.(Model)
+		h.do(cmd)
+	}
+}
+
+func (h *harness) do(cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	switch msg := cmd().(type) {
+	case tea.BatchMsg:
+		for _, c := range msg {
+			h.do(c)
+		}
+	case tea.QuitMsg:
+		h.quit = true
+	case rowsMsg, actionMsg, whyMsg, attachMsg, attachDoneMsg, tickMsg:
+		h.send(msg)
+	}
+}
+
+// keys sends key presses: single characters, or tea's names of keys.
+func (h *harness) keys(keys ...string) {
+	named := map[string]tea.KeyType{"up": tea.KeyUp, "down": tea.KeyDown, "enter": tea.KeyEnter, "esc": tea.KeyEsc,
+		"ctrl+c": tea.KeyCtrlC, "pgup": tea.KeyPgUp, "pgdown": tea.KeyPgDown, "home": tea.KeyHome, "end": tea.KeyEnd}
+	for _, k := range keys {
+		if t, ok := named[k]; ok {
+			h.send(tea.KeyMsg{Type: t})
+		} else {
+			h.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)})
+		}
+	}
+}
+
+func (h *harness) selected() string {
+	r, _ := h.m.selected()
+	return r.Session
+}
+
+func TestSortRowsPutsLiveSessionsFirstThenByPane(t *testing.T) {
+	var got []string
+	for _, r := range sortRows(fixedRows()) {
+		got = append(got, r.Session)
+	}
+	if want := "[a-sess b-sess c-sess old]"; fmt.Sprint(got) != want {
+		t.Fatalf("order %v, want %s", got, want)
+	}
+}
+
+func TestStatusOf(t *testing.T) {
+	now := at
+	for _, tc := range []struct {
+		alive bool
+		sign  time.Time
+		after time.Duration
+		want  Status
+	}{
+		{false, now, time.Minute, Stopped},
+		{false, time.Time{}, time.Minute, Stopped},
+		{true, now.Add(-30 * time.Second), time.Minute, Running},
+		{true, now.Add(-2 * time.Minute), time.Minute, Stale},
+		{true, time.Time{}, time.Minute, Running},           // no sign of life recorded: cannot tell
+		{true, now.Add(-48 * time.Hour), 0, Running},        // stale check off
+		{true, now.Add(-48 * time.Hour), -time.Second, Running},
+	} {
+		if got := StatusOf(tc.alive, tc.sign, now, tc.after); got != tc.want {
+			t.Errorf("StatusOf(%v, %v, %v) = %s, want %s", tc.alive, tc.sign, tc.after, got, tc.want)
+		}
+	}
+}
+
+func TestViewOfFixedRows(t *testing.T) {
+	h := newHarness(t, fixedRows())
+	want := strings.Join([]string{
+		"superclaude dashboard — 4 sessions: 2 running, 1 stale, 1 stopped — 12:00:00, every 2s",
+		"  SESSION  PANE         STATE    SKILL/PHASE       CTX   COST  INPUT  LIMIT     RST  LAST EVENT",
+		"> a-sess   work:main:A  running  –                83%!      –  no     usage 1m    0  –",
+		"  b-sess   work:main:B  running  implement/tests   50%  $1.50  yes    –           0  12s ago  supervisor started the agent",
+		"  c-sess   %3           stale    –                  0%      –  –      –           0  3h ago  hook pre-tool-use overflowed: false → true",
+		"  old      –            stopped  review            10%      –  –      –           2  –",
+		"",
+		"",
+		"", // the note: none
+		"↑/↓ select · enter attach · r restart · s stop · w why · u refresh · q quit",
+	}, "\n")
+	if got := h.m.View(); got != want {
+		t.Fatalf("view:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestViewCutsLinesToTheScreenAndScrollsToTheSelection(t *testing.T) {
+	var rows []Row
+	for i := range 30 {
+		rows = append(rows, Row{Session: fmt.Sprintf("s%02d", i), Dir: fmt.Sprint(i), Status: Running,
+			LastEvent: strings.Repeat("x", 200)})
+	}
+	h := newHarness(t, rows)
+	h.send(tea.WindowSizeMsg{Width: 60, Height: 8}) // 4 rows fit
+	h.keys("end")
+	lines := strings.Split(h.m.View(), "\n")
+	if len(lines) != 8 {
+		t.Fatalf("%d lines on an 8-line screen:\n%s", len(lines), h.m.View())
+	}
+	for _, l := range lines {
+		if w := lipgloss.Width(l); w > 60 {
+			t.Errorf("line of width %d on a 60-column screen: %q", w, l)
+		}
+	}
+	if !strings.HasPrefix(lines[5], "> s29") || !strings.HasPrefix(lines[2], "  s26") {
+		t.Fatalf("the last row is not selected and in view:\n%s", h.m.View())
+	}
+}
+
+// TestViewCleansControlSequencesFromState: a state file is anyone's of the
+// same user to write; an escape sequence in it must reach the terminal as
+// nothing.
+func TestViewCleansControlSequencesFromState(t *testing.T) {
+	h := newHarness(t, []Row{{Session: "x", Dir: "x", Status: Running, Skill: "evil\x1b]0;pwned\x07\x1b[2J",
+		Phase: "p\u202eq", Limit: "l\x9bm", LastEvent: "a\nb"}})
+	list := h.m.View()
+	if !strings.Contains(list, "evil]0;pwned[2J/pq") || !strings.Contains(list, "a b") {
+		t.Errorf("the cleaned values are not shown:\n%s", list)
+	}
+	h.src.why = []string{"line \x1b[31mred"}
+	h.keys("w")
+	why := h.m.View()
+	if !strings.Contains(why, "line [31mred") {
+		t.Errorf("the cleaned event is not shown:\n%s", why)
+	}
+	for _, v := range []string{list, why} {
+		for _, bad := range []string{"\x1b", "\x07", "\u202e", "\x9b", "\nb"} {
+			if strings.Contains(v, bad) {
+				t.Errorf("the view holds %q:\n%q", bad, v)
+			}
+		}
+	}
+}
+
+func TestViewColoursTheStateWhenTheTerminalHasColours(t *testing.T) {
+	r := lipgloss.NewRenderer(io.Discard)
+	r.SetColorProfile(termenv.ANSI)
+	m := New(Config{Source: &fakeSource{}, Renderer: r})
+	next, _ := m.Update(rowsMsg{snap: Snapshot{Rows: fixedRows(), At: at}})
+	v := next.(Model).View()
+	if !strings.Contains(v, "\x1b[32mrunning") || !strings.Contains(v, "\x1b[33mstale") || !strings.Contains(v, "\x1b[7m> a-sess") {
+		t.Fatalf("no colours:\n%q", v)
+	}
+}
+
+func TestKeyUpDownMovesTheSelectionWithinTheRows(t *testing.T) {
+	for _, tc := range []struct {
+		keys []string
+		want string
+	}{
+		{nil, "a-sess"},
+		{[]string{"down"}, "b-sess"},
+		{[]string{"j", "j"}, "c-sess"},
+		{[]string{"j", "j", "j", "j", "j"}, "old"},
+		{[]string{"j", "k"}, "a-sess"},
+		{[]string{"up"}, "a-sess"},
+		{[]string{"end"}, "old"},
+		{[]string{"G", "g"}, "a-sess"},
+		{[]string{"pgdown"}, "old"},
+		{[]string{"pgdown", "pgup"}, "a-sess"},
+		{[]string{"end", "home"}, "a-sess"},
+	} {
+		h := newHarness(t, fixedRows())
+		h.keys(tc.keys...)
+		if got := h.selected(); got != tc.want {
+			t.Errorf("keys %q: selected %s, want %s", tc.keys, got, tc.want)
+		}
+	}
+}
+
+func TestSelectionFollowsItsSessionAcrossRefreshes(t *testing.T) {
+	h := newHarness(t, fixedRows())
+	h.keys("j") // b-sess
+	rows := fixedRows()
+	rows[1].Status = Stopped // b-sess moves down the list
+	h.src.snap.Rows = rows
+	h.keys("u")
+	if got := h.selected(); got != "b-sess" {
+		t.Fatalf("selected %s after b-sess moved, want b-sess", got)
+	}
+	if h.m.sel != 2 {
+		t.Fatalf("selection at row %d, want 2 (after the live ones)", h.m.sel)
+	}
+}
+
+func TestKeyEnterAndAAttachToTheSelectedPane(t *testing.T) {
+	for _, k := range []string{"enter", "a"} {
+		h := newHarness(t, fixedRows())
+		h.keys("j", k)
+		if fmt.Sprint(h.src.calls) != "[attach b-sess]" {
+			t.Errorf("%s: calls %v, want [attach b-sess]", k, h.src.calls)
+		}
+		if !strings.Contains(h.m.View(), "switched to pane work:main:B") {
+			t.Errorf("%s: the view does not say where it switched:\n%s", k, h.m.View())
+		}
+	}
+}
+
+func TestAttachOutsideTmuxRunsTheCommandInTheForeground(t *testing.T) {
+	h := newHarness(t, fixedRows())
+	next, cmd := h.m.Update(attachMsg{row: fixedRows()[1], cmd: exec.Command("true")})
+	if cmd == nil {
+		t.Fatal("an attach command was not run")
+	}
+	h.m = next.(Model)
+	h.send(attachDoneMsg{row: fixedRows()[1]})
+	if !strings.Contains(h.m.View(), "back from pane work:main:B") {
+		t.Fatalf("no word of the return:\n%s", h.m.View())
+	}
+}
+
+func TestAttachWithoutAPaneSaysSo(t *testing.T) {
+	h := newHarness(t, fixedRows())
+	h.keys("end", "a")
+	if len(h.src.calls) != 0 {
+		t.Fatalf("calls %v for a session without a pane", h.src.calls)
+	}
+	if !strings.Contains(h.m.View(), "session old has no pane to attach to") {
+		t.Fatalf("view:\n%s", h.m.View())
+	}
+}
+
+func TestKeyRRestartsOnlyAfterConfirmation(t *testing.T) {
+	h := newHarness(t, fixedRows())
+	reads := h.src.reads
+	h.keys("j", "r")
+	if len(h.src.calls) != 0 {
+		t.Fatalf("restart sent before confirmation: %v", h.src.calls)
+	}
+	if !strings.Contains(h.m.View(), "Restart the agent of session b-sess (pane work:main:B, supervisor pid 102)? y/n") {
+		t.Fatalf("no question:\n%s", h.m.View())
+	}
+	h.keys("y")
+	if fmt.Sprint(h.src.calls) != "[restart b-sess]" {
+		t.Fatalf("calls %v, want [restart b-sess]", h.src.calls)
+	}
+	if h.src.reads != reads+1 {
+		t.Fatalf("no refresh after the restart (%d reads, want %d)", h.src.reads, reads+1)
+	}
+	if !strings.Contains(h.m.View(), "restart of b-sess requested") {
+		t.Fatalf("no word of the restart:\n%s", h.m.View())
+	}
+}
+
+func TestKeySStopsOnlyAfterConfirmation(t *testing.T) {
+	h := newHarness(t, fixedRows())
+	h.keys("s")
+	if !strings.Contains(h.m.View(), "Stop the agent of session a-sess") {
+		t.Fatalf("no question:\n%s", h.m.View())
+	}
+	h.keys("Y")
+	if fmt.Sprint(h.src.calls) != "[stop a-sess]" {
+		t.Fatalf("calls %v, want [stop a-sess]", h.src.calls)
+	}
+}
+
+func TestAnyOtherKeyCancelsTheConfirmation(t *testing.T) {
+	for _, k := range []string{"n", "esc", "r", "q", "enter"} {
+		h := newHarness(t, fixedRows())
+		h.keys("r", k)
+		if len(h.src.calls) != 0 || h.quit {
+			t.Errorf("%s after r: calls %v, quit %v", k, h.src.calls, h.quit)
+		}
+		if !strings.Contains(h.m.View(), "restart of a-sess cancelled") {
+			t.Errorf("%s after r: view\n%s", k, h.m.View())
+		}
+	}
+}
+
+func TestRestartOfAStoppedSessionIsRefusedWithoutAsking(t *testing.T) {
+	h := newHarness(t, fixedRows())
+	h.keys("end", "r")
+	if h.m.confirm != nil || len(h.src.calls) != 0 {
+		t.Fatalf("asked or sent for a stopped session: %v", h.src.calls)
+	}
+	if !strings.Contains(h.m.View(), "cannot restart old: no live supervisor owns it") {
+		t.Fatalf("view:\n%s", h.m.View())
+	}
+}
+
+func TestAFailedActionShowsItsError(t *testing.T) {
+	h := newHarness(t, fixedRows())
+	h.src.actionErr = errors.New("its supervisor (pid 101) did not take it: boom")
+	h.keys("r", "y")
+	if !strings.Contains(h.m.View(), "restart a-sess: its supervisor (pid 101) did not take it: boom") {
+		t.Fatalf("view:\n%s", h.m.View())
+	}
+}
+
+func TestKeyWShowsWhyScrollableAndQGoesBack(t *testing.T) {
+	h := newHarness(t, fixedRows())
+	for i := range 20 {
+		h.src.why = append(h.src.why, fmt.Sprintf("event %02d", i))
+	}
+	h.keys("w")
+	if fmt.Sprint(h.src.calls) != "[why a-sess]" {
+		t.Fatalf("calls %v", h.src.calls)
+	}
+	// 10 lines: a title, 8 events, the help. It opens at the end.
+	view := func() []string { return strings.Split(h.m.View(), "\n") }
+	if v := view(); v[0] != "+why a-sess (pane work:main:A) — 20 events" || v[1] != "event 12" || v[8] != "event 19" {
+		t.Fatalf("why view:\n%s", h.m.View())
+	}
+	h.keys("k", "k")
+	if v := view(); v[1] != "event 10" {
+		t.Fatalf("after k k:\n%s", h.m.View())
+	}
+	h.keys("home")
+	if v := view(); v[1] != "event 00" {
+		t.Fatalf("after home:\n%s", h.m.View())
+	}
+	h.keys("up")
+	if v := view(); v[1] != "event 00" {
+		t.Fatalf("scrolled above the top:\n%s", h.m.View())
+	}
+	h.keys("pgdown", "j")
+	if v := view(); v[1] != "event 09" {
+		t.Fatalf("after pgdown j:\n%s", h.m.View())
+	}
+	h.keys("end", "j")
+	if v := view(); v[8] != "event 19" {
+		t.Fatalf("scrolled past the end:\n%s", h.m.View())
+	}
+	h.keys("q")
+	if h.quit || h.m.why != nil || !strings.HasPrefix(h.m.View(), "superclaude dashboard") {
+		t.Fatalf("q in the why view did not go back to the list (quit %v):\n%s", h.quit, h.m.View())
+	}
+}
+
+func TestKeyQAndCtrlCQuit(t *testing.T) {
+	for _, keys := range [][]string{{"q"}, {"ctrl+c"}, {"w", "ctrl+c"}, {"r", "ctrl+c"}} {
+		h := newHarness(t, fixedRows())
+		h.keys(keys...)
+		if !h.quit {
+			t.Errorf("%q did not quit", keys)
+		}
+		if len(h.src.calls) > 1 || (len(h.src.calls) == 1 && h.src.calls[0] != "why a-sess") {
+			t.Errorf("%q: calls %v", keys, h.src.calls)
+		}
+	}
+}
+
+func TestKeyURefreshesNowAndTheTimerKeepsOneChain(t *testing.T) {
+	h := newHarness(t, fixedRows())
+	if h.src.reads != 1 || h.ticks != 1 {
+		t.Fatalf("after start: %d reads, %d timers; want 1, 1", h.src.reads, h.ticks)
+	}
+	h.keys("u")
+	if h.src.reads != 2 {
+		t.Fatalf("u did not read: %d reads", h.src.reads)
+	}
+	// The timer set before u belongs to an older chain: it reads nothing.
+	h.send(tickMsg{gen: 1})
+	if h.src.reads != 2 {
+		t.Fatalf("a stale timer read again: %d reads", h.src.reads)
+	}
+	h.send(tickMsg{gen: h.m.gen})
+	if h.src.reads != 3 {
+		t.Fatalf("the current timer did not read: %d reads", h.src.reads)
+	}
+}
+
+func TestATickWhileReadingDoesNotReadTwice(t *testing.T) {
+	m := New(Config{Source: &fakeSource{}, Renderer: plain()})
+	// New is reading (Init's command has not answered yet).
+	next, cmd := m.Update(tickMsg{gen: m.gen})
+	if cmd != nil || !next.(Model).loading {
+		t.Fatal("a tick during a reading started another")
+	}
+}
+
+func TestAReadingErrorIsShownAndTheTimerGoesOn(t *testing.T) {
+	h := newHarness(t, fixedRows())
+	h.src.rowsErr = errors.New("disk on fire")
+	h.keys("u")
+	if !strings.Contains(h.m.View(), "reading sessions: disk on fire") {
+		t.Fatalf("view:\n%s", h.m.View())
+	}
+	if h.ticks != 2 {
+		t.Fatalf("%d timers, want 2", h.ticks)
+	}
+	if h.selected() != "a-sess" {
+		t.Fatal("the rows were lost on an error")
+	}
+}
+
+func TestProblemsAndEmptyListAreShown(t *testing.T) {
+	h := newHarness(t, nil)
+	if !strings.Contains(h.m.View(), "no sessions yet") {
+		t.Fatalf("view:\n%s", h.m.View())
+	}
+	h.src.snap.Problems = []string{"sessions/x/.state.json: pid: want a number"}
+	h.keys("u")
+	if !strings.Contains(h.m.View(), "1 skipped: sessions/x/.state.json: pid: want a number") {
+		t.Fatalf("view:\n%s", h.m.View())
+	}
+	// Keys on an empty list do nothing.
+	h.keys("enter", "r", "s", "w", "j", "k")
+	if len(h.src.calls) != 0 || h.m.confirm != nil {
+		t.Fatalf("calls on an empty list: %v", h.src.calls)
+	}
+}

@@ -1,0 +1,75 @@
+package dashboard
+
+import (
+	"context"
+	"errors"
+	"os"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"golang.org/x/term"
+
+	"github.com/superclaude/superclaude/internal/config"
+	"github.com/superclaude/superclaude/internal/tmux"
+)
+
+// Options are `+dashboard`'s flags.
+type Options struct {
+	// Refresh is the interval between readings.
+	Refresh time.Duration
+	// StaleAfter is how long a live owner may go without a heartbeat
+	// before its session shows as stale.
+	StaleAfter time.Duration
+	// Sessions, when given, are the only sessions roots read; else every
+	// root the user's index knows, the current one and the user's own.
+	Sessions []string
+	// TmuxSockets are tmux servers to look for panes on (a name, or a
+	// socket path when it holds a '/'), besides the ones found by
+	// themselves.
+	TmuxSockets []string
+}
+
+// ErrNoTerminal reports that the dashboard was asked for without a
+// terminal to draw on.
+var ErrNoTerminal = errors.New("the dashboard needs a terminal; for a listing use +status")
+
+// Run shows the dashboard on the terminal until the person quits or ctx
+// ends.
+func Run(ctx context.Context, o Options) error {
+	if !term.IsTerminal(int(os.Stdin.Fd())) || !term.IsTerminal(int(os.Stdout.Fd())) {
+		return ErrNoTerminal
+	}
+	src, err := sourceFor(o)
+	if err != nil {
+		return err
+	}
+	m := New(Config{Source: src, Refresh: o.Refresh, Context: ctx})
+	_, err = tea.NewProgram(m, tea.WithAltScreen(), tea.WithContext(ctx)).Run()
+	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
+		return nil
+	}
+	return err
+}
+
+// sourceFor builds the real source for the options, from the user's
+// configuration: the lookup index, the current and the user's sessions
+// directories, this terminal's tmux.
+func sourceFor(o Options) (*StoreSource, error) {
+	idx, err := config.IndexDir()
+	if err != nil {
+		return nil, err
+	}
+	c := StoreConfig{IndexDir: idx, Only: o.Sessions, StaleAfter: o.StaleAfter,
+		Client: os.Getenv("TMUX"), ClientPane: os.Getenv("TMUX_PANE")}
+	for _, dir := range []func() (string, error){config.SessionsDir, config.UserSessionsDir} {
+		d, err := dir()
+		if err != nil {
+			return nil, err
+		}
+		c.Roots = append(c.Roots, d)
+	}
+	for _, s := range o.TmuxSockets {
+		c.Tmux = append(c.Tmux, tmux.ParseSocket(s))
+	}
+	return NewStoreSource(c), nil
+}

@@ -1,0 +1,223 @@
+package dashboard
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/superclaude/superclaude/internal/cli"
+	"github.com/superclaude/superclaude/internal/control"
+	"github.com/superclaude/superclaude/internal/proc"
+	"github.com/superclaude/superclaude/internal/tmux"
+	"github.com/superclaude/superclaude/state"
+)
+
+// DefaultStaleAfter is how long a live owner may go without a heartbeat
+// before its session shows as stale.
+const DefaultStaleAfter = 10 * time.Minute
+
+// actionTimeout bounds a restart or stop request: the supervisor may wait
+// for the agent to finish its turn before it answers.
+const actionTimeout = 90 * time.Second
+
+// StoreConfig says where a [StoreSource] finds sessions and panes.
+type StoreConfig struct {
+	// IndexDir is the user's lookup index (config.IndexDir): every
+	// sessions root it lists is read.
+	IndexDir string
+	// Roots are sessions roots read besides the index's (the current
+	// directory's, the user's own), whether or not the index knows them.
+	Roots []string
+	// Only, when set, replaces the index's roots and Roots: just these.
+	Only []string
+	// StaleAfter is the stale threshold (DefaultStaleAfter when 0;
+	// negative: never stale).
+	StaleAfter time.Duration
+	// Tmux are servers to look for a session's pane on besides the one
+	// its supervisor runs in and the dashboard's own.
+	Tmux []tmux.Server
+	// Client is $TMUX of the dashboard: "socket,pid,session" when it runs
+	// inside tmux, "" outside.
+	Client string
+	// ClientPane is $TMUX_PANE of the dashboard.
+	ClientPane string
+	// Now is the clock (time.Now when nil).
+	Now func() time.Time
+}
+
+// StoreSource is the real [Source]: the state files of every sessions
+// root of the user, their event logs, the supervisors' control sockets,
+// and tmux.
+type StoreSource struct {
+	cfg    StoreConfig
+	events *eventTail
+	mu     sync.Mutex
+}
+
+// NewStoreSource returns the source c describes.
+func NewStoreSource(c StoreConfig) *StoreSource {
+	if c.StaleAfter == 0 {
+		c.StaleAfter = DefaultStaleAfter
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	return &StoreSource{cfg: c, events: newEventTail()}
+}
+
+// roots lists the sessions roots to read, each once.
+func (s *StoreSource) roots() []string {
+	var all []string
+	if len(s.cfg.Only) > 0 {
+		all = s.cfg.Only
+	} else {
+		all = append(append(all, s.cfg.Roots...), (&state.Index{Dir: s.cfg.IndexDir}).Roots()...)
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, r := range all {
+		if abs, err := filepath.Abs(r); err == nil && !seen[abs] {
+			seen[abs] = true
+			out = append(out, abs)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Rows reads every session of every root: its state file, whether its
+// owner lives, and its latest event.
+func (s *StoreSource) Rows(ctx context.Context) (Snapshot, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	snap := Snapshot{At: s.cfg.Now()}
+	for _, root := range s.roots() {
+		if ctx.Err() != nil {
+			return snap, ctx.Err()
+		}
+		store, err := state.OpenIn(root, s.cfg.IndexDir)
+		if err != nil {
+			snap.Problems = append(snap.Problems, err.Error())
+			continue
+		}
+		store.Report = func(err error) { snap.Problems = append(snap.Problems, err.Error()) }
+		sessions, err := store.List()
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // a root that went away, or was never made
+		}
+		if err != nil {
+			snap.Problems = append(snap.Problems, fmt.Sprintf("sessions directory %s: %v", root, err))
+			continue
+		}
+		last, err := s.events.last(root)
+		if err != nil {
+			snap.Problems = append(snap.Problems, err.Error())
+		}
+		for _, sess := range sessions {
+			snap.Rows = append(snap.Rows, rowOf(sess, state.OwnerAlive(sess.State), snap.At, s.cfg.StaleAfter, last[sess.Name]))
+		}
+	}
+	return snap, nil
+}
+
+// rowOf makes a session's row. ev is its latest event, if any.
+func rowOf(sess state.Session, alive bool, now time.Time, staleAfter time.Duration, ev *state.Event) Row {
+	st := sess.State
+	sign := st.LastHeartbeat
+	for _, t := range []time.Time{st.ActivatedAt, st.StartedAt} {
+		if t.After(sign) {
+			sign = t
+		}
+	}
+	r := Row{
+		Session: sess.Name, Dir: sess.Dir, Pane: st.FleetPaneID,
+		Supervisor: state.Owner(st),
+		Status:     StatusOf(alive, sign, now, staleAfter),
+		Skill:      st.Skill, Phase: st.CurrentPhase,
+		Lifecycle: string(st.Lifecycle), Overflowed: st.Overflowed,
+		Context: st.ContextUsage, Restarts: st.Restarts,
+		Heartbeat: st.LastHeartbeat,
+	}
+	readOptional(st, &r)
+	if ev != nil {
+		r.LastEvent, r.LastEventAt = eventText(*ev), ev.Time
+	}
+	return r
+}
+
+// eventText is an event as +why renders it, without its time, on one
+// line.
+func eventText(ev state.Event) string {
+	line := cli.FormatEvent(ev)
+	// FormatEvent starts with the local time and two spaces.
+	if when := ev.Time.Local().Format("2006-01-02 15:04:05") + "  "; strings.HasPrefix(line, when) {
+		line = line[len(when):]
+	}
+	return strings.Join(strings.Fields(line), " ")
+}
+
+// Why reads the session's events from its root's log.
+func (s *StoreSource) Why(ctx context.Context, r Row) ([]string, error) {
+	store, err := state.OpenIn(filepath.Dir(r.Dir), s.cfg.IndexDir)
+	if err != nil {
+		return nil, err
+	}
+	evs, err := store.Events(r.Session)
+	if err != nil {
+		return nil, err
+	}
+	lines := make([]string, len(evs))
+	for i, ev := range evs {
+		lines[i] = cli.FormatEvent(ev)
+	}
+	return lines, nil
+}
+
+// Restart asks the session's supervisor, over its control socket, to
+// restart the agent. The supervisor checks that it owns the session and
+// decides when (it may wait for the agent's turn to end); this writes
+// nothing.
+func (s *StoreSource) Restart(ctx context.Context, r Row) error {
+	return s.call(ctx, r, control.Request{Op: control.OpRestart, Session: r.Dir, Reason: "restart asked for from the dashboard"})
+}
+
+// Stop asks the session's supervisor to stop its agent and exit.
+func (s *StoreSource) Stop(ctx context.Context, r Row) error {
+	return s.call(ctx, r, control.Request{Op: control.OpStop, Session: r.Dir, Reason: "stop asked for from the dashboard"})
+}
+
+// call sends req to the supervisor the row names, verified on the socket:
+// a request never reaches another process that took its PID.
+func (s *StoreSource) call(ctx context.Context, r Row, req control.Request) error {
+	owner := r.Supervisor
+	if owner.PID <= 0 {
+		return errors.New("the session has no supervisor")
+	}
+	if owner.Start == 0 {
+		// A seed-era file: take the PID's current holder, verified below.
+		id, err := proc.Of(owner.PID)
+		if err != nil {
+			return fmt.Errorf("its supervisor (pid %d) is not running", owner.PID)
+		}
+		owner = id
+	}
+	if !proc.Alive(owner) {
+		return fmt.Errorf("its supervisor (pid %d) is not running", owner.PID)
+	}
+	sock, err := control.SocketPath(owner.PID)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, actionTimeout)
+	defer cancel()
+	if _, err := control.Call(ctx, sock, owner, req); err != nil {
+		return fmt.Errorf("its supervisor (pid %d) did not take it: %w", owner.PID, err)
+	}
+	return nil
+}

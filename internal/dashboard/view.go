@@ -1,0 +1,341 @@
+package dashboard
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/superclaude/superclaude/internal/cli"
+	"github.com/superclaude/superclaude/internal/tmux"
+	"github.com/superclaude/superclaude/state"
+)
+
+// none marks a value the state does not record.
+const none = "–"
+
+// styles are the dashboard's colours; with a renderer that has no colours
+// every one renders plain text.
+type styles struct {
+	title, header, selected, note, err, confirm, help lipgloss.Style
+	status                                            map[Status]lipgloss.Style
+	needsInput                                        lipgloss.Style
+}
+
+func newStyles(r *lipgloss.Renderer) styles {
+	if r == nil {
+		r = lipgloss.DefaultRenderer()
+	}
+	return styles{
+		title:    r.NewStyle().Bold(true),
+		header:   r.NewStyle().Bold(true).Underline(true),
+		selected: r.NewStyle().Reverse(true),
+		note:     r.NewStyle(),
+		err:      r.NewStyle().Foreground(lipgloss.Color("1")),
+		confirm:  r.NewStyle().Bold(true).Foreground(lipgloss.Color("3")),
+		help:     r.NewStyle().Faint(true),
+		status: map[Status]lipgloss.Style{
+			Running: r.NewStyle().Foreground(lipgloss.Color("2")),
+			Stale:   r.NewStyle().Foreground(lipgloss.Color("3")),
+			Stopped: r.NewStyle().Faint(true),
+		},
+		needsInput: r.NewStyle().Bold(true).Foreground(lipgloss.Color("5")),
+	}
+}
+
+// column is one column of the list.
+type column struct {
+	title string
+	// max caps the column's width; 0 means it takes what is left.
+	max   int
+	right bool
+}
+
+var columns = []column{
+	{title: "SESSION", max: 28},
+	{title: "PANE", max: 28},
+	{title: "STATE", max: 7},
+	{title: "SKILL/PHASE", max: 24},
+	{title: "CTX", max: 5, right: true},
+	{title: "COST", max: 8, right: true},
+	{title: "INPUT", max: 5},
+	{title: "LIMIT", max: 16},
+	{title: "RST", max: 3, right: true},
+	{title: "LAST EVENT"},
+}
+
+// Column indexes whose cells get a colour of their own.
+const (
+	colState = 2
+	colInput = 6
+)
+
+// cells renders a row's values as the list's cells, cleaned of anything a
+// terminal would act on (a state file is anyone's to write).
+func (m Model) cells(r Row) []string {
+	skill := none
+	if r.Skill != "" || r.Phase != "" {
+		skill = r.Skill
+		if r.Phase != "" {
+			skill += "/" + r.Phase
+		}
+	}
+	ctx := fmt.Sprintf("%d%%", int(r.Context*100+0.5))
+	if r.Overflowed {
+		ctx += "!"
+	}
+	cost := none
+	if r.Cost != nil {
+		cost = fmt.Sprintf("$%.2f", *r.Cost)
+	}
+	input := none
+	if r.NeedsInput != nil {
+		input = map[bool]string{true: "yes", false: "no"}[*r.NeedsInput]
+	}
+	last := none
+	if r.LastEvent != "" {
+		last = r.LastEvent
+		if !r.LastEventAt.IsZero() && !m.now.IsZero() {
+			last = cli.Age(state.FormatTime(r.LastEventAt), m.now) + "  " + last
+		}
+	}
+	limit := orNone(r.Limit)
+	if r.Limit != "" && r.LimitUntil.After(m.now) && !m.now.IsZero() {
+		limit += " " + until(r.LimitUntil.Sub(m.now))
+	}
+	status := string(r.Status)
+	if r.Halted != "" && r.Status == Stopped {
+		status = "halted"
+	}
+	out := []string{r.Session, displayPane(r.Pane), status, skill, ctx, cost, input, limit, fmt.Sprint(r.Restarts), last}
+	for i := range out {
+		out[i] = clean(out[i])
+	}
+	return out
+}
+
+// until renders how long until a limit resets: "45s", "12m", "3h".
+func until(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d.Minutes()))
+	}
+	return fmt.Sprintf("%dh", int(d.Hours()))
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return none
+	}
+	return s
+}
+
+// displayPane shortens a pane identity for the list: a labelled pane's
+// session:window:label as it is, an unlabelled one's %N without the
+// server it is unique to.
+func displayPane(id string) string {
+	switch {
+	case id == "":
+		return none
+	case tmux.Labelled(id):
+		return id
+	}
+	return tmux.PaneNumber(id)
+}
+
+// listHeight is how many rows fit: the screen less the title, the header,
+// the note and the help line; every row when the size is not known yet.
+func (m Model) listHeight() int {
+	if m.height <= 0 {
+		return len(m.rows)
+	}
+	return max(1, m.height-4)
+}
+
+// whyHeight is how many lines of +why fit: the screen less its title and
+// help line.
+func (m Model) whyHeight() int {
+	if m.height <= 0 {
+		if m.why != nil {
+			return len(m.why.lines)
+		}
+		return 0
+	}
+	return max(1, m.height-2)
+}
+
+// View draws the model.
+func (m Model) View() string {
+	if m.why != nil {
+		return m.viewWhy()
+	}
+	var b strings.Builder
+	b.WriteString(m.fit(m.styles.title, m.title()))
+	b.WriteByte('\n')
+
+	visible := m.rows[m.top:min(len(m.rows), m.top+m.listHeight())]
+	all := make([][]string, len(m.rows))
+	for i, r := range m.rows {
+		all[i] = m.cells(r)
+	}
+	widths := columnWidths(all)
+	titles := make([]string, len(columns))
+	for i, c := range columns {
+		titles[i] = c.title
+	}
+	b.WriteString(m.fit(m.styles.header, "  "+joinCells(titles, widths, nil)))
+	b.WriteByte('\n')
+	for i, r := range visible {
+		cells := all[m.top+i]
+		if m.top+i == m.sel {
+			b.WriteString(m.fit(m.styles.selected, "> "+joinCells(cells, widths, nil)))
+		} else {
+			b.WriteString(m.fitLine("  " + joinCells(cells, widths, m.cellStyle(r))))
+		}
+		b.WriteByte('\n')
+	}
+	if m.height > 0 {
+		// Keep the note and help at the bottom of the screen.
+		for i := len(visible); i < m.listHeight(); i++ {
+			b.WriteByte('\n')
+		}
+	}
+	b.WriteString(m.bottomLine())
+	b.WriteByte('\n')
+	b.WriteString(m.fit(m.styles.help, "↑/↓ select · enter attach · r restart · s stop · w why · u refresh · q quit"))
+	return b.String()
+}
+
+func (m Model) title() string {
+	if !m.loaded {
+		return "superclaude dashboard — reading sessions…"
+	}
+	count := map[Status]int{}
+	for _, r := range m.rows {
+		count[r.Status]++
+	}
+	t := fmt.Sprintf("superclaude dashboard — %d sessions: %d running, %d stale, %d stopped",
+		len(m.rows), count[Running], count[Stale], count[Stopped])
+	if !m.now.IsZero() {
+		t += fmt.Sprintf(" — %s, every %s", m.now.Local().Format("15:04:05"), m.refresh)
+	}
+	return t
+}
+
+// bottomLine is the confirmation question, else the last action's note,
+// else what the last reading stepped over.
+func (m Model) bottomLine() string {
+	switch {
+	case m.confirm != nil:
+		p := m.confirm
+		return m.fit(m.styles.confirm, fmt.Sprintf("%s the agent of session %s (pane %s, supervisor pid %d)? y/n",
+			capitalize(p.verb), clean(p.row.Session), clean(displayPane(p.row.Pane)), p.row.Supervisor.PID))
+	case m.note != "" && m.noteErr:
+		return m.fit(m.styles.err, clean(m.note))
+	case m.note != "":
+		return m.fit(m.styles.note, clean(m.note))
+	case len(m.problems) > 0:
+		return m.fit(m.styles.err, clean(fmt.Sprintf("%d skipped: %s", len(m.problems), m.problems[0])))
+	case m.loaded && len(m.rows) == 0:
+		return m.fit(m.styles.note, "no sessions yet")
+	}
+	return ""
+}
+
+func (m Model) viewWhy() string {
+	w := m.why
+	var b strings.Builder
+	b.WriteString(m.fit(m.styles.title, fmt.Sprintf("+why %s (pane %s) — %d events", clean(w.row.Session), clean(displayPane(w.row.Pane)), len(w.lines))))
+	b.WriteByte('\n')
+	end := min(len(w.lines), w.top+m.whyHeight())
+	for _, l := range w.lines[w.top:end] {
+		b.WriteString(m.fitLine(clean(l)))
+		b.WriteByte('\n')
+	}
+	if len(w.lines) == 0 {
+		b.WriteString("no events\n")
+	}
+	for i := end - w.top; i < m.whyHeight() && m.height > 0; i++ {
+		b.WriteByte('\n')
+	}
+	b.WriteString(m.fit(m.styles.help, "↑/↓ pgup/pgdn scroll · q back"))
+	return b.String()
+}
+
+func (m Model) cellStyle(r Row) map[int]lipgloss.Style {
+	st := map[int]lipgloss.Style{colState: m.styles.status[r.Status]}
+	if r.NeedsInput != nil && *r.NeedsInput {
+		st[colInput] = m.styles.needsInput
+	}
+	return st
+}
+
+// columnWidths sizes each column to its widest cell, between its title's
+// width and its cap; the last column is not padded.
+func columnWidths(rows [][]string) []int {
+	w := make([]int, len(columns))
+	for i, c := range columns {
+		w[i] = ansi.StringWidth(c.title)
+		if c.max == 0 {
+			continue
+		}
+		for _, r := range rows {
+			w[i] = max(w[i], ansi.StringWidth(r[i]))
+		}
+		w[i] = min(w[i], max(c.max, ansi.StringWidth(c.title)))
+	}
+	return w
+}
+
+// joinCells pads or cuts each cell to its column's width and joins them
+// with two spaces, styling the cells style names after padding.
+func joinCells(cells []string, widths []int, style map[int]lipgloss.Style) string {
+	var b strings.Builder
+	for i, c := range cells {
+		if i > 0 {
+			b.WriteString("  ")
+		}
+		last := i == len(cells)-1
+		if !last {
+			c = ansi.Truncate(c, widths[i], "…")
+			pad := strings.Repeat(" ", widths[i]-ansi.StringWidth(c))
+			if columns[i].right {
+				c = pad + c
+			} else {
+				c += pad
+			}
+		}
+		if s, ok := style[i]; ok {
+			c = s.Render(c)
+		}
+		b.WriteString(c)
+	}
+	return b.String()
+}
+
+// fit cuts a plain line to the screen's width and styles it.
+func (m Model) fit(s lipgloss.Style, line string) string {
+	if m.width > 0 {
+		line = ansi.Truncate(line, m.width, "…")
+	}
+	return s.Render(line)
+}
+
+// fitLine cuts a line that may hold styled cells to the screen's width.
+func (m Model) fitLine(line string) string {
+	if m.width > 0 {
+		return ansi.Truncate(line, m.width, "…")
+	}
+	return line
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
