@@ -89,7 +89,7 @@ claude subcommand, option or prompt:
 	}
 	root.AddCommand(sessionCommand(), runCommand(), statusLineCommand(), hookCommand(), logCommand(),
 		upCommand(), downCommand(), paneIDCommand(), statusCommand(), whyCommand(), versionCommand(),
-		historyCommand(), resumeCommand())
+		historyCommand(), resumeCommand(), dashboardCommand())
 	root.AddCommand(completionCommand(root))
 	help := &cobra.Command{
 		Use:   "+help [command]",

@@ -1,0 +1,36 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/superclaude/superclaude/internal/dashboard"
+)
+
+func dashboardCommand() *cobra.Command {
+	var o dashboard.Options
+	cmd := &cobra.Command{
+		Use:   "+dashboard",
+		Short: "a live view of every session: attach to its pane, restart or stop its agent, see why it restarted",
+		Long: `A live view of every session of the user, read from every sessions
+directory superclaude knows, refreshed every --refresh:
+
+  SESSION PANE STATE SKILL/PHASE CTX COST INPUT LIMIT RST LAST EVENT
+
+STATE is running, stopped (its supervisor is gone) or stale (its
+supervisor runs but no heartbeat came for --stale-after).
+
+Keys: ↑/↓ or j/k select · enter or a attach to the session's tmux pane ·
+r restart its agent · s stop it (both ask first) · w its +why ·
+u refresh now · q quit.`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			return dashboard.Run(c.Context(), o)
+		},
+	}
+	f := cmd.Flags()
+	f.DurationVar(&o.Refresh, "refresh", dashboard.DefaultRefresh, "how often to read the sessions again")
+	f.DurationVar(&o.StaleAfter, "stale-after", dashboard.DefaultStaleAfter, "a live supervisor without a heartbeat for this long shows as stale")
+	f.StringArrayVar(&o.Sessions, "sessions", nil, "read only this sessions directory (repeatable)")
+	f.StringArrayVar(&o.TmuxSockets, "tmux-socket", nil, "also look for panes on this tmux server: a name (tmux -L) or a socket path (repeatable)")
+	return cmd
+}
