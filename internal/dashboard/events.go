@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
+	"time"
 
 	"github.com/superclaude/superclaude/state"
 )
@@ -29,7 +30,19 @@ type logTail struct {
 	off  int64
 	// primed is set once the rotated log (.1) has been read.
 	primed bool
+	// latest is each session's latest event; raw holds its line, which is
+	// decoded whole only when it changed (dirty): most lines of a log are
+	// superseded by a later one, and decoding only their time and session
+	// makes the first reading of a full log several times cheaper.
 	latest map[string]*state.Event
+	raw    map[string]lineAt
+	dirty  map[string]bool
+}
+
+// lineAt is an event's line and time.
+type lineAt struct {
+	line []byte
+	time time.Time
 }
 
 func newEventTail() *eventTail { return &eventTail{roots: map[string]*logTail{}} }
@@ -39,7 +52,7 @@ func newEventTail() *eventTail { return &eventTail{roots: map[string]*logTail{}}
 func (t *eventTail) last(root string) (map[string]*state.Event, error) {
 	lt := t.roots[root]
 	if lt == nil {
-		lt = &logTail{latest: map[string]*state.Event{}}
+		lt = &logTail{latest: map[string]*state.Event{}, raw: map[string]lineAt{}, dirty: map[string]bool{}}
 		t.roots[root] = lt
 	}
 	path := filepath.Join(root, state.EventsFile)
@@ -52,6 +65,7 @@ func (t *eventTail) last(root string) (map[string]*state.Event, error) {
 	}
 	f, fi, err := openLog(path)
 	if errors.Is(err, fs.ErrNotExist) {
+		lt.decode()
 		return lt.latest, nil
 	}
 	if err != nil {
@@ -74,7 +88,19 @@ func (t *eventTail) last(root string) (map[string]*state.Event, error) {
 	}
 	lt.file = fi
 	lt.off = lt.read(f, lt.off, fi.Size())
+	lt.decode()
 	return lt.latest, nil
+}
+
+// decode decodes the lines of the sessions whose latest event changed.
+func (lt *logTail) decode() {
+	for s := range lt.dirty {
+		var ev state.Event
+		if json.Unmarshal(lt.raw[s].line, &ev) == nil {
+			lt.latest[s] = &ev
+		}
+		delete(lt.dirty, s)
+	}
 }
 
 // read reads the complete lines of f between off and size and returns the
@@ -96,12 +122,16 @@ func (lt *logTail) read(f *os.File, off, size int64) int64 {
 			return off // an incomplete last line, or the end
 		}
 		off += int64(len(line))
-		var ev state.Event
-		if json.Unmarshal(line, &ev) != nil || ev.Session == "" {
+		var head struct {
+			Time    time.Time `json:"time"`
+			Session string    `json:"session"`
+		}
+		if json.Unmarshal(line, &head) != nil || head.Session == "" {
 			continue
 		}
-		if cur := lt.latest[ev.Session]; cur == nil || !ev.Time.Before(cur.Time) {
-			lt.latest[ev.Session] = &ev
+		if cur, ok := lt.raw[head.Session]; !ok || !head.Time.Before(cur.time) {
+			lt.raw[head.Session] = lineAt{line: append([]byte(nil), line...), time: head.Time}
+			lt.dirty[head.Session] = true
 		}
 	}
 }

@@ -60,16 +60,18 @@ func ptr[T any](v T) *T { return &v }
 
 // fixedRows are the rows of the model and view tests, in no order: the
 // model sorts them.
-func fixedRows() []Row {
+func fixedRows() []Row { // a few tests pick b-sess as [2]
 	return []Row{
 		{Session: "old", Dir: "/s/old", Status: Stopped, Supervisor: proc.Identity{PID: 7}, Lifecycle: "completed",
 			Skill: "review", Context: 0.1, Restarts: 2},
+		{Session: "stuck", Dir: "/s/stuck", Status: Stopped, Halted: "3 restarts without progress", Restarts: 3},
 		{Session: "b-sess", Dir: "/s/b-sess", Pane: "work:main:B", Status: Running, Supervisor: proc.Identity{PID: 102},
 			Skill: "implement", Phase: "tests", Context: 0.5, Cost: ptr(1.5), NeedsInput: ptr(true),
 			LastEvent: "supervisor started the agent", LastEventAt: at.Add(-12 * time.Second)},
 		{Session: "a-sess", Dir: "/s/a-sess", Pane: "work:main:A", Status: Running, Supervisor: proc.Identity{PID: 101},
 			Context: 0.834, Overflowed: true, NeedsInput: ptr(false), Limit: "usage", LimitUntil: at.Add(90 * time.Second)},
 		{Session: "c-sess", Dir: "/s/c-sess", Pane: "%3@/tmp/tmux-1/default@1700000000", Status: Stale, Supervisor: proc.Identity{PID: 103},
+			Lifecycle: "restarting",
 			LastEvent: "hook pre-tool-use overflowed: false → true", LastEventAt: at.Add(-3 * time.Hour)},
 	}
 }
@@ -147,7 +149,7 @@ func TestSortRowsPutsLiveSessionsFirstThenByPane(t *testing.T) {
 	for _, r := range sortRows(fixedRows()) {
 		got = append(got, r.Session)
 	}
-	if want := "[a-sess b-sess c-sess old]"; fmt.Sprint(got) != want {
+	if want := "[a-sess b-sess c-sess old stuck]"; fmt.Sprint(got) != want {
 		t.Fatalf("order %v, want %s", got, want)
 	}
 }
@@ -177,13 +179,13 @@ func TestStatusOf(t *testing.T) {
 func TestViewOfFixedRows(t *testing.T) {
 	h := newHarness(t, fixedRows())
 	want := strings.Join([]string{
-		"superclaude dashboard — 4 sessions: 2 running, 1 stale, 1 stopped — 12:00:00, every 2s",
-		"  SESSION  PANE         STATE    SKILL/PHASE       CTX   COST  INPUT  LIMIT     RST  LAST EVENT",
-		"> a-sess   work:main:A  running  –                83%!      –  no     usage 1m    0  –",
-		"  b-sess   work:main:B  running  implement/tests   50%  $1.50  yes    –           0  12s ago  supervisor started the agent",
-		"  c-sess   %3           stale    –                  0%      –  –      –           0  3h ago  hook pre-tool-use overflowed: false → true",
-		"  old      –            stopped  review            10%      –  –      –           2  –",
-		"",
+		"superclaude dashboard — 5 sessions: 2 running, 1 stale, 2 stopped — 12:00:00, every 2s",
+		"  SESSION  PANE         STATE             SKILL/PHASE       CTX   COST  INPUT  LIMIT     RST  LAST EVENT",
+		"> a-sess   work:main:A  running           –                83%!      –  no     usage 1m    0  –",
+		"  b-sess   work:main:B  running           implement/tests   50%  $1.50  yes    –           0  12s ago  supervisor started the agent",
+		"  c-sess   %3           stale/restarting  –                  0%      –  –      –           0  3h ago  hook pre-tool-use overflowed: false → true",
+		"  old      –            stopped           review            10%      –  –      –           2  –",
+		"  stuck    –            halted            –                  0%      –  –      –           3  –",
 		"",
 		"", // the note: none
 		"↑/↓ select · enter attach · r restart · s stop · w why · u refresh · q quit",
@@ -260,12 +262,13 @@ func TestKeyUpDownMovesTheSelectionWithinTheRows(t *testing.T) {
 		{nil, "a-sess"},
 		{[]string{"down"}, "b-sess"},
 		{[]string{"j", "j"}, "c-sess"},
-		{[]string{"j", "j", "j", "j", "j"}, "old"},
+		{[]string{"j", "j", "j"}, "old"},
+		{[]string{"j", "j", "j", "j", "j", "j"}, "stuck"},
 		{[]string{"j", "k"}, "a-sess"},
 		{[]string{"up"}, "a-sess"},
-		{[]string{"end"}, "old"},
+		{[]string{"end"}, "stuck"},
 		{[]string{"G", "g"}, "a-sess"},
-		{[]string{"pgdown"}, "old"},
+		{[]string{"pgdown"}, "stuck"},
 		{[]string{"pgdown", "pgup"}, "a-sess"},
 		{[]string{"end", "home"}, "a-sess"},
 	} {
@@ -281,7 +284,7 @@ func TestSelectionFollowsItsSessionAcrossRefreshes(t *testing.T) {
 	h := newHarness(t, fixedRows())
 	h.keys("j") // b-sess
 	rows := fixedRows()
-	rows[1].Status = Stopped // b-sess moves down the list
+	rows[2].Status = Stopped // b-sess moves down the list
 	h.src.snap.Rows = rows
 	h.keys("u")
 	if got := h.selected(); got != "b-sess" {
@@ -307,12 +310,13 @@ func TestKeyEnterAndAAttachToTheSelectedPane(t *testing.T) {
 
 func TestAttachOutsideTmuxRunsTheCommandInTheForeground(t *testing.T) {
 	h := newHarness(t, fixedRows())
-	next, cmd := h.m.Update(attachMsg{row: fixedRows()[1], cmd: exec.Command("true")})
+	b := fixedRows()[2]
+	next, cmd := h.m.Update(attachMsg{row: b, cmd: exec.Command("true")})
 	if cmd == nil {
 		t.Fatal("an attach command was not run")
 	}
 	h.m = next.(Model)
-	h.send(attachDoneMsg{row: fixedRows()[1]})
+	h.send(attachDoneMsg{row: b})
 	if !strings.Contains(h.m.View(), "back from pane work:main:B") {
 		t.Fatalf("no word of the return:\n%s", h.m.View())
 	}
@@ -324,7 +328,7 @@ func TestAttachWithoutAPaneSaysSo(t *testing.T) {
 	if len(h.src.calls) != 0 {
 		t.Fatalf("calls %v for a session without a pane", h.src.calls)
 	}
-	if !strings.Contains(h.m.View(), "session old has no pane to attach to") {
+	if !strings.Contains(h.m.View(), "session stuck has no pane to attach to") {
 		t.Fatalf("view:\n%s", h.m.View())
 	}
 }
@@ -378,7 +382,7 @@ func TestAnyOtherKeyCancelsTheConfirmation(t *testing.T) {
 
 func TestRestartOfAStoppedSessionIsRefusedWithoutAsking(t *testing.T) {
 	h := newHarness(t, fixedRows())
-	h.keys("end", "r")
+	h.keys("end", "k", "r")
 	if h.m.confirm != nil || len(h.src.calls) != 0 {
 		t.Fatalf("asked or sent for a stopped session: %v", h.src.calls)
 	}

@@ -36,6 +36,9 @@ var ErrNoTerminal = errors.New("the dashboard needs a terminal; for a listing us
 // Run shows the dashboard on the terminal until the person quits or ctx
 // ends.
 func Run(ctx context.Context, o Options) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	if !term.IsTerminal(int(os.Stdin.Fd())) || !term.IsTerminal(int(os.Stdout.Fd())) {
 		return ErrNoTerminal
 	}

@@ -56,7 +56,7 @@ type column struct {
 var columns = []column{
 	{title: "SESSION", max: 28},
 	{title: "PANE", max: 28},
-	{title: "STATE", max: 7},
+	{title: "STATE", max: 19},
 	{title: "SKILL/PHASE", max: 24},
 	{title: "CTX", max: 5, right: true},
 	{title: "COST", max: 8, right: true},
@@ -106,8 +106,13 @@ func (m Model) cells(r Row) []string {
 		limit += " " + until(r.LimitUntil.Sub(m.now))
 	}
 	status := string(r.Status)
-	if r.Halted != "" && r.Status == Stopped {
+	switch {
+	case r.Halted != "" && r.Status == Stopped:
 		status = "halted"
+	case r.Status != Stopped && r.Lifecycle != "" && r.Lifecycle != "active":
+		// restarting, resuming, dehydrating; completed: a live supervisor
+		// whose agent works in another session now.
+		status += "/" + r.Lifecycle
 	}
 	out := []string{r.Session, displayPane(r.Pane), status, skill, ctx, cost, input, limit, fmt.Sprint(r.Restarts), last}
 	for i := range out {

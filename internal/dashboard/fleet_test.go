@@ -1,0 +1,281 @@
+package dashboard
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/superclaude/superclaude/internal/fleet"
+	"github.com/superclaude/superclaude/internal/proc"
+	"github.com/superclaude/superclaude/internal/testutil/fakeagent"
+	"github.com/superclaude/superclaude/internal/testutil/testbin"
+)
+
+// The fleet test runs real tmux, the real superclaude binary in each pane
+// and in the dashboard's, and this test binary, re-executed, as each
+// pane's agent.
+func TestMain(m *testing.M) { testbin.Main(m) }
+
+// fleetWorld is a fleet on a private tmux server (its socket in a short
+// temporary directory, no configuration file), with superclaude's state,
+// sockets and the agents' log in the test's directories.
+type fleetWorld struct {
+	t                             *testing.T
+	bin, dir, file, sock, log, rt string
+	env                           []string
+}
+
+func newFleetWorld(t *testing.T) *fleetWorld {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed (.ci/run installs it): the dashboard's fleet test needs a real tmux")
+	}
+	dir := t.TempDir()
+	rt, err := os.MkdirTemp("", "sc-dash-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &fleetWorld{t: t, bin: testbin.Superclaude(t), dir: dir, file: filepath.Join(dir, "fleet.toml"),
+		sock: filepath.Join(rt, "tmux"), log: filepath.Join(dir, "agents.jsonl"), rt: rt}
+	w.env = append(os.Environ(), "SUPERCLAUDE_TMUX_SOCKET="+w.sock, "XDG_RUNTIME_DIR="+rt, "TMUX_TMPDIR="+rt,
+		"SUPERCLAUDE_STATE_DIR="+filepath.Join(dir, "state"), "SUPERCLAUDE_SESSIONS_DIR=", "TMUX=", "TMUX_PANE=", "SUPERCLAUDE_PANE_ID=")
+	t.Cleanup(func() {
+		w.tmuxCmd("kill-server").Run()
+		for _, mark := range [][2]string{{fakeagent.EnvLog, w.log}, {fleet.EnvFleet, w.file}} {
+			left, _ := proc.FindByEnv(mark[0], mark[1])
+			for _, p := range left {
+				proc.Signal(p.Identity, syscall.SIGKILL)
+			}
+		}
+		os.RemoveAll(rt)
+	})
+	// The server's first command gives it its environment, which every
+	// pane (the dashboard's too) starts with.
+	if out, err := w.tmuxCmd("-f", "/dev/null", "new-session", "-d", "-s", "keep", "cat").CombinedOutput(); err != nil {
+		t.Fatalf("starting tmux: %v %s", err, out)
+	}
+	return w
+}
+
+func (w *fleetWorld) tmuxCmd(args ...string) *exec.Cmd {
+	cmd := exec.Command("tmux", append([]string{"-S", w.sock}, args...)...)
+	cmd.Env = w.env
+	cmd.Dir = w.dir
+	return cmd
+}
+
+func (w *fleetWorld) tmux(args ...string) string {
+	w.t.Helper()
+	out, err := w.tmuxCmd(args...).CombinedOutput()
+	if err != nil {
+		w.t.Fatalf("tmux %v: %v %s", args, err, out)
+	}
+	return strings.TrimRight(string(out), "\n")
+}
+
+func (w *fleetWorld) sc(args ...string) string {
+	w.t.Helper()
+	cmd := exec.Command(w.bin, args...)
+	cmd.Dir, cmd.Env = w.dir, w.env
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		w.t.Fatalf("superclaude %v: %v\n%s", args, err, out)
+	}
+	return string(out)
+}
+
+// starts counts the fake agents started in each pane (by label).
+func (w *fleetWorld) starts() map[string]int {
+	n := map[string]int{}
+	for _, r := range fakeagent.ReadLog(w.log, "start") {
+		id := r.Env["SUPERCLAUDE_PANE_ID"]
+		n[id[strings.LastIndex(id, ":")+1:]]++
+	}
+	return n
+}
+
+// bound counts the fleet's sessions bound to their panes' conversations
+// (conv-LABEL), as +status reads them.
+func (w *fleetWorld) bound() int {
+	cmd := exec.Command(w.bin, "+status", "--json", "--fleet", w.file)
+	cmd.Dir, cmd.Env = w.dir, w.env
+	out, err := cmd.Output()
+	if err != nil {
+		return 0 // no sessions yet
+	}
+	var rows []struct {
+		Pane      string `json:"pane"`
+		SessionID string `json:"sessionId"`
+	}
+	if err := json.Unmarshal(out, &rows); err != nil {
+		w.t.Fatalf("+status --json: %v\n%s", err, out)
+	}
+	n := 0
+	for _, r := range rows {
+		if r.Pane != "" && r.SessionID == "conv-"+r.Pane[strings.LastIndex(r.Pane, ":")+1:] {
+			n++
+		}
+	}
+	return n
+}
+
+// screen is what the dashboard's pane shows.
+func (w *fleetWorld) screen() string { return w.tmux("capture-pane", "-p", "-t", "=dash:") }
+
+func (w *fleetWorld) waitFor(what string, ok func() bool) {
+	w.t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !ok() {
+		if time.Now().After(deadline) {
+			logs, _ := os.ReadFile(filepath.Join(w.dir, "state", "superclaude.log"))
+			w.t.Fatalf("timed out waiting for %s\ndashboard:\n%s\nagent starts: %v\nsuperclaude.log:\n%s", what, w.screen(), w.starts(), logs)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// line returns the screen's line holding s, "" when none does.
+func line(screen, s string) string {
+	for _, l := range strings.Split(screen, "\n") {
+		if strings.Contains(l, s) {
+			return l
+		}
+	}
+	return ""
+}
+
+// cell returns the value of a column in a row of the dashboard's table,
+// found below the column's title in the header line (the columns are
+// padded to one width, so each cell lines up under its title). Right-
+// aligned columns end where their title ends.
+func cell(screen, row, title string, right bool) string {
+	header := []rune(line(screen, "LAST EVENT"))
+	r := []rune(line(screen, row))
+	at := strings.Index(string(header), title)
+	if at < 0 || len(r) == 0 {
+		return ""
+	}
+	start := len([]rune(string(header)[:at]))
+	end := start + len([]rune(title))
+	if right {
+		// Walk left from the title's end to the cell's start.
+		start = end
+		for start > 0 && start-1 < len(r) && r[start-1] != ' ' {
+			start--
+		}
+	} else {
+		for end < len(r) && r[end] != ' ' {
+			end++
+		}
+		if title == "LAST EVENT" {
+			end = len(r)
+		}
+	}
+	if start >= len(r) {
+		return ""
+	}
+	return strings.TrimSpace(string(r[start:min(end, len(r))]))
+}
+
+// TestDashboardRestartsAFleetPaneFromTheKeyboard drives `superclaude
+// +dashboard` in real tmux: it lists a 3-pane fleet, restarts one pane
+// (select it, r, y), and shows the restart; the pane's agent starts a
+// second time and the other two keep theirs.
+func TestDashboardRestartsAFleetPaneFromTheKeyboard(t *testing.T) {
+	w := newFleetWorld(t)
+	pane := func(label string) string {
+		return fmt.Sprintf("\n  [[window.pane]]\n  label = %q\n  env = { FAKE_AGENT_BIND = \"conv-%s\" }\n", label, label)
+	}
+	fleetFile := fmt.Sprintf(`name = "work"
+command = %q
+env = { FAKE_AGENT_ROLE = "agent", FAKE_AGENT_LOG = %q, FAKE_AGENT_SUPERCLAUDE = %q, SUPERCLAUDE_GRACE = "2s" }
+`, os.Args[0], w.log, w.bin) + "\n[[window]]\nname = \"main\"\n" + pane("A") + pane("B") + "\n[[window]]\nname = \"side\"\n" + pane("C")
+	if err := os.WriteFile(w.file, []byte(fleetFile), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	w.sc("+up", w.file)
+	w.waitFor("three agents, bound to their conversations", func() bool {
+		s := w.starts()
+		return s["A"] == 1 && s["B"] == 1 && s["C"] == 1 && w.bound() == 3
+	})
+
+	w.tmux("new-session", "-d", "-s", "dash", "-x", "200", "-y", "30", "-c", w.dir, "--",
+		w.bin, "+dashboard", "--refresh", "300ms")
+	w.waitFor("the dashboard to list the fleet's three panes, running", func() bool {
+		s := w.screen()
+		for _, p := range []string{"work:main:A", "work:main:B", "work:side:C"} {
+			if cell(s, p, "STATE", false) != "running" {
+				return false
+			}
+		}
+		return true
+	})
+	screen := w.screen()
+	if !strings.Contains(screen, "3 sessions: 3 running, 0 stale, 0 stopped") {
+		t.Fatalf("title:\n%s", screen)
+	}
+	if got := cell(screen, "work:main:B", "RST", true); got != "0" {
+		t.Fatalf("pane B's restarts before: %q\n%s", got, screen)
+	}
+
+	// Select pane B (the rows are in pane order) and restart it.
+	w.tmux("send-keys", "-t", "=dash:", "j")
+	w.waitFor("pane B selected", func() bool { return strings.HasPrefix(line(w.screen(), "work:main:B"), "> ") })
+	w.tmux("send-keys", "-t", "=dash:", "r")
+	w.waitFor("the question", func() bool {
+		return strings.Contains(w.screen(), "Restart the agent of session") && strings.Contains(line(w.screen(), "Restart the agent"), "pane work:main:B")
+	})
+	if s := w.starts(); s["B"] != 1 {
+		t.Fatalf("pane B restarted before the answer: %v", s)
+	}
+	w.tmux("send-keys", "-t", "=dash:", "y")
+
+	w.waitFor("a second agent in pane B", func() bool { return w.starts()["B"] == 2 })
+	w.waitFor("the dashboard to show pane B's restart", func() bool {
+		s := w.screen()
+		// The fresh agent was started with the restart prompt; until it
+		// continues the session (the fake agent never does), the session
+		// is restarting.
+		return cell(s, "work:main:B", "RST", true) == "1" && cell(s, "work:main:B", "STATE", false) == "running/restarting"
+	})
+	screen = w.screen()
+	for _, p := range []string{"work:main:A", "work:side:C"} {
+		if got := cell(screen, p, "RST", true); got != "0" {
+			t.Errorf("%s shows %q restarts, want 0", p, got)
+		}
+	}
+	if !strings.Contains(screen, "restart of") || !strings.Contains(screen, "requested") {
+		t.Errorf("no word of the restart:\n%s", screen)
+	}
+	if s := w.starts(); s["A"] != 1 || s["C"] != 1 {
+		t.Errorf("other panes restarted too: %v", s)
+	}
+	t.Logf("dashboard after the restart:\n%s", screen)
+
+	// w shows pane B's +why: the restart the dashboard asked for, and the
+	// second agent.
+	w.tmux("send-keys", "-t", "=dash:", "w")
+	w.waitFor("pane B's +why", func() bool { return strings.HasPrefix(w.screen(), "+why ") })
+	why := w.screen()
+	t.Logf("+why:\n%s", why)
+	if !strings.Contains(line(why, "+why"), "pane work:main:B") || strings.Count(why, "started the agent") != 2 ||
+		!strings.Contains(why, "restart requested: killRequested: false → true") {
+		t.Errorf("+why of pane B does not show the restart:\n%s", why)
+	}
+	w.tmux("send-keys", "-t", "=dash:", "q")
+	w.waitFor("the list again", func() bool { return strings.HasPrefix(w.screen(), "superclaude dashboard") })
+
+	// q ends the dashboard, and the fleet goes on.
+	w.tmux("send-keys", "-t", "=dash:", "q")
+	w.waitFor("the dashboard to quit", func() bool {
+		_, err := w.tmuxCmd("has-session", "-t", "=dash").CombinedOutput()
+		return err != nil
+	})
+	w.sc("+down", w.file)
+}

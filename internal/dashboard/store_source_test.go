@@ -1,0 +1,365 @@
+package dashboard
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/superclaude/superclaude/internal/control"
+	"github.com/superclaude/superclaude/internal/proc"
+	"github.com/superclaude/superclaude/state"
+)
+
+// world is a user's state: an index and sessions roots in a temporary
+// directory.
+type world struct {
+	t   *testing.T
+	dir string
+	idx string
+}
+
+func newWorld(t *testing.T) *world {
+	dir := t.TempDir()
+	return &world{t: t, dir: dir, idx: filepath.Join(dir, "index")}
+}
+
+func (w *world) store(root string) *state.Store {
+	w.t.Helper()
+	s, err := state.OpenIn(filepath.Join(w.dir, root), w.idx)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	s.Actor = "test"
+	return s
+}
+
+// session activates a session owned by owner in pane, then sets fields.
+func (w *world) session(s *state.Store, name string, owner proc.Identity, pane string, set ...string) {
+	w.t.Helper()
+	if _, err := s.Activate(name, "implement", state.Caller{Owner: owner, Pane: pane}); err != nil {
+		w.t.Fatal(err)
+	}
+	if len(set) > 0 {
+		if _, err := s.Set(name, set); err != nil {
+			w.t.Fatal(err)
+		}
+	}
+}
+
+func self(t *testing.T) proc.Identity {
+	id, err := proc.Self()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// dead is an identity no live process has: this process's PID with
+// another start time.
+func dead(t *testing.T) proc.Identity {
+	id := self(t)
+	id.Start++
+	return id
+}
+
+func byName(rows []Row) map[string]Row {
+	m := map[string]Row{}
+	for _, r := range rows {
+		m[r.Session] = r
+	}
+	return m
+}
+
+func TestRowsReadEveryRootTheIndexKnows(t *testing.T) {
+	w := newWorld(t)
+	a, b := w.store("proj/sessions"), w.store("user/sessions")
+	me := self(t)
+	w.session(a, "live", me, "work:main:A", "costUSD=1.25", "agentStatus=waiting", "contextUsage=0.4", "currentPhase=tests",
+		"limit=usage", "limitedUntil=2026-11-22T13:00:00Z")
+	w.session(b, "gone", dead(t), "", "agentStatus=busy")
+	a.Append(state.Event{Session: "live", Kind: "agent-start", Reason: "first", Detail: map[string]any{"pid": 5, "plan": "fresh"}})
+
+	src := NewStoreSource(StoreConfig{IndexDir: w.idx})
+	snap, err := src.Rows(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(snap.Problems) != 0 || len(snap.Rows) != 2 {
+		t.Fatalf("rows %+v, problems %v", snap.Rows, snap.Problems)
+	}
+	rows := byName(snap.Rows)
+	live, gone := rows["live"], rows["gone"]
+	if live.Status != Running || live.Pane != "work:main:A" || live.Supervisor != me || live.Skill != "implement" ||
+		live.Phase != "tests" || live.Context != 0.4 || live.Dir != filepath.Join(w.dir, "proj/sessions/live") {
+		t.Errorf("live row %+v", live)
+	}
+	if live.Cost == nil || *live.Cost != 1.25 || live.NeedsInput == nil || !*live.NeedsInput ||
+		live.Limit != "usage" || !live.LimitUntil.Equal(time.Date(2026, 11, 22, 13, 0, 0, 0, time.UTC)) {
+		t.Errorf("live row's optional values: cost %v, input %v, limit %q %v", live.Cost, live.NeedsInput, live.Limit, live.LimitUntil)
+	}
+	if !strings.HasPrefix(live.LastEvent, "test started the agent (pid 5, fresh): first") {
+		t.Errorf("live row's last event %q", live.LastEvent)
+	}
+	if gone.Status != Stopped || gone.Cost != nil || gone.NeedsInput == nil || *gone.NeedsInput {
+		t.Errorf("gone row %+v", gone)
+	}
+	// Its last event is its activation, a transition.
+	if !strings.Contains(gone.LastEvent, "activate implement") {
+		t.Errorf("gone row's last event %q", gone.LastEvent)
+	}
+}
+
+func TestRowsOfAStaleOwner(t *testing.T) {
+	w := newWorld(t)
+	s := w.store("sessions")
+	s.Now = func() time.Time { return time.Now().Add(-time.Hour) }
+	w.session(s, "quiet", self(t), "")
+	src := NewStoreSource(StoreConfig{IndexDir: w.idx, StaleAfter: 30 * time.Minute})
+	snap, _ := src.Rows(context.Background())
+	if len(snap.Rows) != 1 || snap.Rows[0].Status != Stale {
+		t.Fatalf("rows %+v, want one stale", snap.Rows)
+	}
+	src = NewStoreSource(StoreConfig{IndexDir: w.idx, StaleAfter: 2 * time.Hour})
+	if snap, _ = src.Rows(context.Background()); snap.Rows[0].Status != Running {
+		t.Fatalf("with a 2h threshold: %s, want running", snap.Rows[0].Status)
+	}
+}
+
+func TestRowsReportACorruptFileAndGoOn(t *testing.T) {
+	w := newWorld(t)
+	s := w.store("sessions")
+	w.session(s, "good", self(t), "")
+	w.session(s, "bad", self(t), "")
+	if err := os.WriteFile(filepath.Join(s.Root, "bad", state.StateFile), []byte(`{"pid": "x"`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	snap, err := NewStoreSource(StoreConfig{IndexDir: w.idx}).Rows(context.Background())
+	if err != nil || len(snap.Rows) != 1 || snap.Rows[0].Session != "good" {
+		t.Fatalf("rows %+v, %v", snap.Rows, err)
+	}
+	if len(snap.Problems) != 1 || !strings.Contains(snap.Problems[0], filepath.Join("bad", state.StateFile)) {
+		t.Fatalf("problems %q: want one naming bad/.state.json", snap.Problems)
+	}
+}
+
+func TestRowsOnlyReadTheRootsAskedFor(t *testing.T) {
+	w := newWorld(t)
+	a, b := w.store("a"), w.store("b")
+	w.session(a, "one", self(t), "")
+	w.session(b, "two", self(t), "")
+	snap, _ := NewStoreSource(StoreConfig{IndexDir: w.idx, Only: []string{b.Root}}).Rows(context.Background())
+	if len(snap.Rows) != 1 || snap.Rows[0].Session != "two" {
+		t.Fatalf("rows %+v, want only b's", snap.Rows)
+	}
+	// A root named but never made is no problem.
+	snap, _ = NewStoreSource(StoreConfig{IndexDir: w.idx, Roots: []string{filepath.Join(w.dir, "none")}}).Rows(context.Background())
+	if len(snap.Rows) != 2 || len(snap.Problems) != 0 {
+		t.Fatalf("rows %+v, problems %v", snap.Rows, snap.Problems)
+	}
+}
+
+func appendLine(t *testing.T, path, line string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(line); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func eventLine(session, kind string, at time.Time) string {
+	b, _ := json.Marshal(state.Event{Time: at, Session: session, Kind: kind, Actor: "test"})
+	return string(b) + "\n"
+}
+
+func lastKinds(t *testing.T, tail *eventTail, root string) string {
+	t.Helper()
+	last, err := tail.last(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, s := range []string{"a", "b"} {
+		if ev := last[s]; ev != nil {
+			out = append(out, s+"="+ev.Kind)
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+func TestEventTailReadsOnlyWhatWasAppended(t *testing.T) {
+	root := t.TempDir()
+	log := filepath.Join(root, state.EventsFile)
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	appendLine(t, log+".1", eventLine("a", "old-a", t0))
+	appendLine(t, log, eventLine("b", "b1", t0.Add(time.Second)))
+	tail := newEventTail()
+	if got := lastKinds(t, tail, root); got != "a=old-a b=b1" {
+		t.Fatalf("first reading: %s", got)
+	}
+	// A line still being written is not read, nor is the offset moved
+	// past it.
+	full := eventLine("a", "a2", t0.Add(2*time.Second))
+	appendLine(t, log, full[:20])
+	if got := lastKinds(t, tail, root); got != "a=old-a b=b1" {
+		t.Fatalf("with a half line: %s", got)
+	}
+	appendLine(t, log, full[20:]+"not json\n")
+	if got := lastKinds(t, tail, root); got != "a=a2 b=b1" {
+		t.Fatalf("after the line was finished: %s", got)
+	}
+	before := tail.roots[root].off
+
+	// Rotation: what was appended to the old file after the last reading
+	// is read from .1, then the new file from its start.
+	appendLine(t, log, eventLine("b", "b-late", t0.Add(3*time.Second)))
+	if err := os.Rename(log, log+".1"); err != nil {
+		t.Fatal(err)
+	}
+	appendLine(t, log, eventLine("a", "a-new", t0.Add(4*time.Second)))
+	if got := lastKinds(t, tail, root); got != "a=a-new b=b-late" {
+		t.Fatalf("after rotation: %s (offset was %d)", got, before)
+	}
+
+	// Truncation (a person emptying the log): read again from the start.
+	if err := os.Truncate(log, 0); err != nil {
+		t.Fatal(err)
+	}
+	if got := lastKinds(t, tail, root); got != "a=a-new b=b-late" {
+		t.Fatalf("after truncation: %s", got)
+	}
+	appendLine(t, log, eventLine("b", "b-trunc", t0.Add(5*time.Second)))
+	if got := lastKinds(t, tail, root); got != "a=a-new b=b-trunc" {
+		t.Fatalf("after truncation: %s", got)
+	}
+}
+
+// TestEventTailNeverHangsOnAFIFONorFollowsASymlink: the event log is in a
+// directory anyone of the same user can write; a FIFO there must not hang
+// the dashboard, and a symlink must not lead it out of the root.
+func TestEventTailNeverHangsOnAFIFONorFollowsASymlink(t *testing.T) {
+	root := t.TempDir()
+	log := filepath.Join(root, state.EventsFile)
+	if err := syscall.Mkfifo(log, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := newEventTail().last(root)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "not a regular file") {
+			t.Fatalf("a FIFO read as %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("reading a FIFO event log hangs")
+	}
+
+	os.Remove(log)
+	secret := filepath.Join(t.TempDir(), "secret")
+	os.WriteFile(secret, []byte(eventLine("a", "leaked", time.Now())), 0o600)
+	if err := os.Symlink(secret, log); err != nil {
+		t.Fatal(err)
+	}
+	last, err := newEventTail().last(root)
+	if err == nil || last["a"] != nil {
+		t.Fatalf("a symlinked log was read: %v %v", last, err)
+	}
+}
+
+func TestWhyFormatsTheSessionsEvents(t *testing.T) {
+	w := newWorld(t)
+	s := w.store("sessions")
+	w.session(s, "x", self(t), "")
+	w.session(s, "y", self(t), "")
+	s.Append(state.Event{Session: "x", Kind: "agent-exit", Reason: "overflow restart requested",
+		Detail: map[string]any{"exit": 143, "killedByUs": true, "decision": "fresh"}})
+	lines, err := NewStoreSource(StoreConfig{IndexDir: w.idx}).Why(context.Background(), Row{Session: "x", Dir: filepath.Join(s.Root, "x")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(lines) != 2 || !strings.Contains(lines[0], "activate implement") ||
+		!strings.Contains(lines[1], "the agent ended (143, killed by superclaude) → fresh: overflow restart requested") {
+		t.Fatalf("why lines:\n%s", strings.Join(lines, "\n"))
+	}
+}
+
+// serveControl serves a control socket as this process's supervisor would
+// and returns the requests it got.
+func serveControl(t *testing.T) <-chan control.Request {
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	sock, err := control.SocketPath(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := control.Listen(sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan control.Request, 4)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	go control.Serve(ctx, ln, func(_ context.Context, req control.Request, _ control.Peer) control.Response {
+		got <- req
+		if req.Session == "refuse" {
+			return control.Response{Error: "the session does not belong to this supervisor"}
+		}
+		return control.Response{OK: true}
+	})
+	return got
+}
+
+func TestRestartAndStopReachTheOwnersSocket(t *testing.T) {
+	got := serveControl(t)
+	src := NewStoreSource(StoreConfig{})
+	row := Row{Session: "x", Dir: "/s/x", Supervisor: self(t)}
+	if err := src.Restart(context.Background(), row); err != nil {
+		t.Fatal(err)
+	}
+	if req := <-got; req.Op != control.OpRestart || req.Session != "/s/x" || req.Reason == "" {
+		t.Fatalf("restart sent %+v", req)
+	}
+	if err := src.Stop(context.Background(), row); err != nil {
+		t.Fatal(err)
+	}
+	if req := <-got; req.Op != control.OpStop {
+		t.Fatalf("stop sent %+v", req)
+	}
+	// The supervisor's refusal is the dashboard's error.
+	row.Dir = "refuse"
+	if err := src.Restart(context.Background(), row); err == nil || !strings.Contains(err.Error(), "does not belong") {
+		t.Fatalf("a refused restart returned %v", err)
+	}
+	<-got
+}
+
+func TestRestartOfADeadOwnerSendsNothing(t *testing.T) {
+	got := serveControl(t)
+	src := NewStoreSource(StoreConfig{})
+	for _, id := range []proc.Identity{dead(t), {}} {
+		err := src.Restart(context.Background(), Row{Session: "x", Dir: "/s/x", Supervisor: id})
+		if err == nil {
+			t.Fatalf("restart with owner %+v succeeded", id)
+		}
+	}
+	select {
+	case req := <-got:
+		t.Fatalf("a request reached the socket: %+v", req)
+	default:
+	}
+	// A recycled PID's socket is this process's; the identity check keeps
+	// the request from it.
+	if err := src.Stop(context.Background(), Row{Supervisor: dead(t)}); err == nil || !strings.Contains(err.Error(), "not running") {
+		t.Fatalf("stop of a dead owner: %v", err)
+	}
+}
