@@ -39,6 +39,11 @@ type Model struct {
 	after func(d time.Duration, msg tea.Msg) tea.Cmd
 
 	rows     []Row
+	// cells and widths are the rows drawn as text, made once per reading
+	// (they change with nothing else), so that a key press draws only the
+	// rows in view.
+	cells    [][]string
+	widths   []int
 	problems []string
 	now      time.Time
 	loaded   bool
@@ -191,6 +196,11 @@ func (m Model) gotRows(msg rowsMsg) (tea.Model, tea.Cmd) {
 	m.problems = msg.snap.Problems
 	m.now = msg.snap.At
 	m.loaded = true
+	m.cells = make([][]string, len(m.rows))
+	for i, r := range m.rows {
+		m.cells[i] = m.rowCells(r)
+	}
+	m.widths = columnWidths(m.cells)
 	// The selection follows its session when rows move.
 	for i, r := range m.rows {
 		if r.key() == selected {

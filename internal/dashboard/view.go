@@ -72,9 +72,9 @@ const (
 	colInput = 6
 )
 
-// cells renders a row's values as the list's cells, cleaned of anything a
-// terminal would act on (a state file is anyone's to write).
-func (m Model) cells(r Row) []string {
+// rowCells renders a row's values as the list's cells, cleaned of
+// anything a terminal would act on (a state file is anyone's to write).
+func (m Model) rowCells(r Row) []string {
 	skill := none
 	if r.Skill != "" || r.Phase != "" {
 		skill = r.Skill
@@ -183,11 +183,10 @@ func (m Model) View() string {
 	b.WriteByte('\n')
 
 	visible := m.rows[m.top:min(len(m.rows), m.top+m.listHeight())]
-	all := make([][]string, len(m.rows))
-	for i, r := range m.rows {
-		all[i] = m.cells(r)
+	widths := m.widths
+	if widths == nil {
+		widths = columnWidths(nil)
 	}
-	widths := columnWidths(all)
 	titles := make([]string, len(columns))
 	for i, c := range columns {
 		titles[i] = c.title
@@ -195,7 +194,7 @@ func (m Model) View() string {
 	b.WriteString(m.fit(m.styles.header, "  "+joinCells(titles, widths, nil)))
 	b.WriteByte('\n')
 	for i, r := range visible {
-		cells := all[m.top+i]
+		cells := m.cells[m.top+i]
 		if m.top+i == m.sel {
 			b.WriteString(m.fit(m.styles.selected, "> "+joinCells(cells, widths, nil)))
 		} else {
