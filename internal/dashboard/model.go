@@ -38,7 +38,7 @@ type Model struct {
 	// so that nothing sleeps.
 	after func(d time.Duration, msg tea.Msg) tea.Cmd
 
-	rows     []Row
+	rows []Row
 	// cells and widths are the rows drawn as text, made once per reading
 	// (they change with nothing else), so that a key press draws only the
 	// rows in view.

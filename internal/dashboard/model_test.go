@@ -166,8 +166,8 @@ func TestStatusOf(t *testing.T) {
 		{false, time.Time{}, time.Minute, Stopped},
 		{true, now.Add(-30 * time.Second), time.Minute, Running},
 		{true, now.Add(-2 * time.Minute), time.Minute, Stale},
-		{true, time.Time{}, time.Minute, Running},           // no sign of life recorded: cannot tell
-		{true, now.Add(-48 * time.Hour), 0, Running},        // stale check off
+		{true, time.Time{}, time.Minute, Running},    // no sign of life recorded: cannot tell
+		{true, now.Add(-48 * time.Hour), 0, Running}, // stale check off
 		{true, now.Add(-48 * time.Hour), -time.Second, Running},
 	} {
 		if got := StatusOf(tc.alive, tc.sign, now, tc.after); got != tc.want {
