@@ -70,7 +70,7 @@ func View(s state.Session, alive bool, now time.Time) SessionView {
 	switch {
 	case !alive:
 		v.State = Stopped
-	case now.Sub(st.LastHeartbeat) > StaleAfter:
+	case now.Sub(lastSign(st)) > StaleAfter:
 		v.State = Stale
 	default:
 		v.State = Running
@@ -84,6 +84,20 @@ func View(s state.Session, alive bool, now time.Time) SessionView {
 		v.LimitedUntil = state.FormatTime(st.LimitedUntil)
 	}
 	return v
+}
+
+// lastSign is the owner's last sign of life: its latest heartbeat, or the
+// session's activation or creation when that came later. A supervisor
+// writes no heartbeat until its agent reports a status, so a session
+// started a moment ago has none yet, and is not stale for it.
+func lastSign(st *state.State) time.Time {
+	t := st.LastHeartbeat
+	for _, u := range []time.Time{st.ActivatedAt, st.StartedAt} {
+		if u.After(t) {
+			t = u
+		}
+	}
+	return t
 }
 
 // WriteJSON writes v as indented JSON.

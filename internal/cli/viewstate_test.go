@@ -1,0 +1,35 @@
+package cli
+
+import (
+	"testing"
+	"time"
+
+	"github.com/superclaude/superclaude/state"
+)
+
+// TestViewStateOfANewSessionIsNotStale: a session whose supervisor had
+// just started showed as stale, because its agent had reported no status
+// yet and so the supervisor had written no heartbeat.
+func TestViewStateOfANewSessionIsNotStale(t *testing.T) {
+	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	ago := func(d time.Duration) time.Time { return now.Add(-d) }
+	for _, tc := range []struct {
+		name                        string
+		alive                       bool
+		heartbeat, activated, start time.Time
+		want                        string
+	}{
+		{"owner gone", false, ago(time.Second), ago(time.Second), ago(time.Second), Stopped},
+		{"heartbeat a minute ago", true, ago(time.Minute), ago(time.Hour), ago(time.Hour), Running},
+		{"heartbeat an hour ago", true, ago(time.Hour), ago(time.Hour), ago(time.Hour), Stale},
+		{"no heartbeat yet, activated 30 s ago", true, time.Time{}, ago(30 * time.Second), ago(time.Hour), Running},
+		{"no heartbeat, activated an hour ago", true, time.Time{}, ago(time.Hour), ago(time.Hour), Stale},
+		{"old heartbeat, activated again a minute ago", true, ago(time.Hour), ago(time.Minute), ago(2 * time.Hour), Running},
+		{"seed-era file: no activation time, started 30 s ago", true, time.Time{}, time.Time{}, ago(30 * time.Second), Running},
+	} {
+		st := &state.State{LastHeartbeat: tc.heartbeat, ActivatedAt: tc.activated, StartedAt: tc.start}
+		if got := View(state.Session{Name: "x", State: st}, tc.alive, now).State; got != tc.want {
+			t.Errorf("%s: %s, want %s", tc.name, got, tc.want)
+		}
+	}
+}
