@@ -3,6 +3,7 @@ package main
 import (
 	"github.com/spf13/cobra"
 
+	"github.com/superclaude/superclaude/internal/cli"
 	"github.com/superclaude/superclaude/internal/dashboard"
 )
 
@@ -29,7 +30,7 @@ u refresh now · q quit.`,
 	}
 	f := cmd.Flags()
 	f.DurationVar(&o.Refresh, "refresh", dashboard.DefaultRefresh, "how often to read the sessions again")
-	f.DurationVar(&o.StaleAfter, "stale-after", dashboard.DefaultStaleAfter, "a live supervisor without a heartbeat for this long shows as stale")
+	f.DurationVar(&cli.StaleAfter, "stale-after", cli.StaleAfter, "a live supervisor without a heartbeat for this long shows as stale")
 	f.StringArrayVar(&o.Sessions, "sessions", nil, "read only this sessions directory (repeatable)")
 	f.StringArrayVar(&o.TmuxSockets, "tmux-socket", nil, "also look for panes on this tmux server: a name (tmux -L) or a socket path (repeatable)")
 	return cmd

@@ -154,28 +154,6 @@ func TestSortRowsPutsLiveSessionsFirstThenByPane(t *testing.T) {
 	}
 }
 
-func TestStatusOf(t *testing.T) {
-	now := at
-	for _, tc := range []struct {
-		alive bool
-		sign  time.Time
-		after time.Duration
-		want  Status
-	}{
-		{false, now, time.Minute, Stopped},
-		{false, time.Time{}, time.Minute, Stopped},
-		{true, now.Add(-30 * time.Second), time.Minute, Running},
-		{true, now.Add(-2 * time.Minute), time.Minute, Stale},
-		{true, time.Time{}, time.Minute, Running},    // no sign of life recorded: cannot tell
-		{true, now.Add(-48 * time.Hour), 0, Running}, // stale check off
-		{true, now.Add(-48 * time.Hour), -time.Second, Running},
-	} {
-		if got := StatusOf(tc.alive, tc.sign, now, tc.after); got != tc.want {
-			t.Errorf("StatusOf(%v, %v, %v) = %s, want %s", tc.alive, tc.sign, tc.after, got, tc.want)
-		}
-	}
-}
-
 func TestViewOfFixedRows(t *testing.T) {
 	h := newHarness(t, fixedRows())
 	want := strings.Join([]string{

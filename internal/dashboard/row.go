@@ -3,36 +3,24 @@ package dashboard
 import (
 	"time"
 
+	"github.com/superclaude/superclaude/internal/cli"
 	"github.com/superclaude/superclaude/internal/proc"
 )
 
-// Status is what the dashboard says of a session's supervisor.
+// Status is what the dashboard says of a session's supervisor: +status's
+// word for it (cli.View decides).
 type Status string
 
 // The three statuses `+status` and the dashboard tell apart.
 const (
-	// Running: the owner is alive and showed a sign of life lately.
-	Running Status = "running"
+	// Running: the owner is alive and wrote a heartbeat lately.
+	Running Status = cli.Running
 	// Stopped: the owner is dead (or the session has none).
-	Stopped Status = "stopped"
-	// Stale: the owner is alive but no heartbeat came for longer than the
-	// stale threshold: a hung agent, or one nobody has talked to.
-	Stale Status = "stale"
+	Stopped Status = cli.Stopped
+	// Stale: the owner is alive but no heartbeat came for longer than
+	// cli.StaleAfter: a hung supervisor.
+	Stale Status = cli.Stale
 )
-
-// StatusOf decides a session's status: stopped unless its owner is alive;
-// stale when the last sign of life (the latest of its heartbeat and its
-// activation) is older than staleAfter; running otherwise. A staleAfter of
-// zero or less never calls a session stale.
-func StatusOf(ownerAlive bool, lastSign, now time.Time, staleAfter time.Duration) Status {
-	switch {
-	case !ownerAlive:
-		return Stopped
-	case staleAfter > 0 && !lastSign.IsZero() && now.Sub(lastSign) > staleAfter:
-		return Stale
-	}
-	return Running
-}
 
 // Row is one session as the dashboard shows it.
 type Row struct {
@@ -58,8 +46,8 @@ type Row struct {
 	// Cost is the conversation's cost in USD; nil when the state does not
 	// record one.
 	Cost *float64
-	// NeedsInput says whether the agent waits for a person; nil when the
-	// state does not say.
+	// NeedsInput says whether the agent waits for a person; nil when
+	// nothing says (the agent did not report, or it is not running).
 	NeedsInput *bool
 	// Limit names a usage limit the agent is waiting out ("" for none or
 	// unknown), LimitUntil when it resets.

@@ -17,9 +17,6 @@ import (
 type Options struct {
 	// Refresh is the interval between readings.
 	Refresh time.Duration
-	// StaleAfter is how long a live owner may go without a heartbeat
-	// before its session shows as stale.
-	StaleAfter time.Duration
 	// Sessions, when given, are the only sessions roots read; else every
 	// root the user's index knows, the current one and the user's own.
 	Sessions []string
@@ -62,7 +59,7 @@ func sourceFor(o Options) (*StoreSource, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := StoreConfig{IndexDir: idx, Only: o.Sessions, StaleAfter: o.StaleAfter,
+	c := StoreConfig{IndexDir: idx, Only: o.Sessions,
 		Client: os.Getenv("TMUX"), ClientPane: os.Getenv("TMUX_PANE")}
 	for _, dir := range []func() (string, error){config.SessionsDir, config.UserSessionsDir} {
 		d, err := dir()

@@ -18,10 +18,6 @@ import (
 	"github.com/superclaude/superclaude/state"
 )
 
-// DefaultStaleAfter is how long a live owner may go without a heartbeat
-// before its session shows as stale.
-const DefaultStaleAfter = 10 * time.Minute
-
 // actionTimeout bounds a restart or stop request: the supervisor may wait
 // for the agent to finish its turn before it answers.
 const actionTimeout = 90 * time.Second
@@ -36,9 +32,6 @@ type StoreConfig struct {
 	Roots []string
 	// Only, when set, replaces the index's roots and Roots: just these.
 	Only []string
-	// StaleAfter is the stale threshold (DefaultStaleAfter when 0;
-	// negative: never stale).
-	StaleAfter time.Duration
 	// Tmux are servers to look for a session's pane on besides the one
 	// its supervisor runs in and the dashboard's own.
 	Tmux []tmux.Server
@@ -62,9 +55,6 @@ type StoreSource struct {
 
 // NewStoreSource returns the source c describes.
 func NewStoreSource(c StoreConfig) *StoreSource {
-	if c.StaleAfter == 0 {
-		c.StaleAfter = DefaultStaleAfter
-	}
 	if c.Now == nil {
 		c.Now = time.Now
 	}
@@ -120,31 +110,33 @@ func (s *StoreSource) Rows(ctx context.Context) (Snapshot, error) {
 			snap.Problems = append(snap.Problems, err.Error())
 		}
 		for _, sess := range sessions {
-			snap.Rows = append(snap.Rows, rowOf(sess, state.OwnerAlive(sess.State), snap.At, s.cfg.StaleAfter, last[sess.Name]))
+			snap.Rows = append(snap.Rows, rowOf(sess, state.OwnerAlive(sess.State), snap.At, last[sess.Name]))
 		}
 	}
 	return snap, nil
 }
 
-// rowOf makes a session's row. ev is its latest event, if any.
-func rowOf(sess state.Session, alive bool, now time.Time, staleAfter time.Duration, ev *state.Event) Row {
+// rowOf makes a session's row: what +status says of it (cli.View), and
+// ev, its latest event, if any.
+func rowOf(sess state.Session, alive bool, now time.Time, ev *state.Event) Row {
 	st := sess.State
-	sign := st.LastHeartbeat
-	for _, t := range []time.Time{st.ActivatedAt, st.StartedAt} {
-		if t.After(sign) {
-			sign = t
-		}
-	}
+	v := cli.View(sess, alive, now)
 	r := Row{
-		Session: sess.Name, Dir: sess.Dir, Pane: st.FleetPaneID,
+		Session: sess.Name, Dir: sess.Dir, Pane: v.Pane,
 		Supervisor: state.Owner(st),
-		Status:     StatusOf(alive, sign, now, staleAfter),
-		Skill:      st.Skill, Phase: st.CurrentPhase,
-		Lifecycle: string(st.Lifecycle), Overflowed: st.Overflowed,
-		Context: st.ContextUsage, Restarts: st.Restarts,
+		Status:     Status(v.State),
+		Skill:      v.Skill, Phase: v.Phase,
+		Lifecycle: string(v.Lifecycle), Overflowed: v.Overflowed,
+		Context: v.ContextUsage, Restarts: v.Restarts,
+		Limit: v.Limit, LimitUntil: st.LimitedUntil, Halted: v.Halted,
 		Heartbeat: st.LastHeartbeat,
 	}
-	readOptional(st, &r)
+	if v.CostUSD > 0 {
+		r.Cost = &v.CostUSD
+	}
+	if v.Agent != "" {
+		r.NeedsInput = &v.NeedsInput
+	}
 	if ev != nil {
 		r.LastEvent, r.LastEventAt = eventText(*ev), ev.Time
 	}

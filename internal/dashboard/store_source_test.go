@@ -3,6 +3,7 @@ package dashboard
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/superclaude/superclaude/internal/cli"
 	"github.com/superclaude/superclaude/internal/control"
 	"github.com/superclaude/superclaude/internal/proc"
 	"github.com/superclaude/superclaude/state"
@@ -105,7 +107,8 @@ func TestRowsReadEveryRootTheIndexKnows(t *testing.T) {
 	if !strings.HasPrefix(live.LastEvent, "test started the agent (pid 5, fresh): first") {
 		t.Errorf("live row's last event %q", live.LastEvent)
 	}
-	if gone.Status != Stopped || gone.Cost != nil || gone.NeedsInput == nil || *gone.NeedsInput {
+	// A stopped agent waits for nobody, whatever it last reported.
+	if gone.Status != Stopped || gone.Cost != nil || gone.NeedsInput != nil {
 		t.Errorf("gone row %+v", gone)
 	}
 	// Its last event is its activation, a transition.
@@ -114,19 +117,41 @@ func TestRowsReadEveryRootTheIndexKnows(t *testing.T) {
 	}
 }
 
-func TestRowsOfAStaleOwner(t *testing.T) {
+// TestRowsTellRunningStaleAndStopped as +status does: a live owner with
+// a heartbeat older than cli.StaleAfter (the --stale-after flag) is stale.
+func TestRowsTellRunningStaleAndStopped(t *testing.T) {
 	w := newWorld(t)
 	s := w.store("sessions")
-	s.Now = func() time.Time { return time.Now().Add(-time.Hour) }
-	w.session(s, "quiet", self(t), "")
-	src := NewStoreSource(StoreConfig{IndexDir: w.idx, StaleAfter: 30 * time.Minute})
-	snap, _ := src.Rows(context.Background())
-	if len(snap.Rows) != 1 || snap.Rows[0].Status != Stale {
-		t.Fatalf("rows %+v, want one stale", snap.Rows)
+	w.session(s, "quiet", self(t), "", "agentStatus=waiting")
+	w.session(s, "gone", dead(t), "")
+	if _, err := s.Update("quiet", "", func(st *state.State) error {
+		hour := time.Now().Add(-time.Hour)
+		st.LastHeartbeat, st.ActivatedAt, st.StartedAt = hour, hour, hour
+		return nil
+	}); err != nil {
+		t.Fatal(err)
 	}
-	src = NewStoreSource(StoreConfig{IndexDir: w.idx, StaleAfter: 2 * time.Hour})
-	if snap, _ = src.Rows(context.Background()); snap.Rows[0].Status != Running {
-		t.Fatalf("with a 2h threshold: %s, want running", snap.Rows[0].Status)
+	defer func(d time.Duration) { cli.StaleAfter = d }(cli.StaleAfter)
+	for _, tc := range []struct {
+		after time.Duration
+		want  string
+	}{
+		{30 * time.Minute, "gone=stopped quiet=stale input=<nil>"},
+		{2 * time.Hour, "gone=stopped quiet=running input=true"},
+	} {
+		cli.StaleAfter = tc.after
+		snap, err := NewStoreSource(StoreConfig{IndexDir: w.idx}).Rows(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows := byName(snap.Rows)
+		input := "<nil>"
+		if p := rows["quiet"].NeedsInput; p != nil {
+			input = fmt.Sprint(*p)
+		}
+		if got := fmt.Sprintf("gone=%s quiet=%s input=%s", rows["gone"].Status, rows["quiet"].Status, input); got != tc.want {
+			t.Errorf("stale after %s: %s, want %s", tc.after, got, tc.want)
+		}
 	}
 }
 
