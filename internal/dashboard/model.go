@@ -86,9 +86,10 @@ type (
 		err  error
 	}
 	actionMsg struct {
-		verb string
-		row  Row
-		err  error
+		verb    string
+		row     Row
+		waiting bool
+		err     error
 	}
 	whyMsg struct {
 		row   Row
@@ -142,9 +143,13 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case rowsMsg:
 		return m.gotRows(msg)
 	case actionMsg:
-		if msg.err != nil {
+		switch {
+		case msg.err != nil:
 			m.setNote(true, "%s %s: %v", msg.verb, msg.row.Session, msg.err)
-		} else {
+		case msg.waiting:
+			m.setNote(false, "%s of %s requested: the agent is in the middle of a turn; its supervisor restarts it once the turn ends (a minute at most)",
+				msg.verb, msg.row.Session)
+		default:
 			m.setNote(false, "%s of %s requested: its supervisor is on it", msg.verb, msg.row.Session)
 		}
 		return m.refreshNow()
@@ -365,13 +370,14 @@ func (m Model) read() tea.Cmd {
 func (m Model) act(verb string, row Row) tea.Cmd {
 	src, ctx := m.src, m.ctx
 	return func() tea.Msg {
+		var waiting bool
 		var err error
 		if verb == "restart" {
-			err = src.Restart(ctx, row)
+			waiting, err = src.Restart(ctx, row)
 		} else {
 			err = src.Stop(ctx, row)
 		}
-		return actionMsg{verb: verb, row: row, err: err}
+		return actionMsg{verb: verb, row: row, waiting: waiting, err: err}
 	}
 }
 

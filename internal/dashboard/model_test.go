@@ -25,6 +25,7 @@ type fakeSource struct {
 	reads     int
 	calls     []string
 	actionErr error
+	waiting   bool
 	why       []string
 	attachCmd *exec.Cmd
 }
@@ -34,9 +35,9 @@ func (f *fakeSource) Rows(context.Context) (Snapshot, error) {
 	return f.snap, f.rowsErr
 }
 
-func (f *fakeSource) Restart(_ context.Context, r Row) error {
+func (f *fakeSource) Restart(_ context.Context, r Row) (bool, error) {
 	f.calls = append(f.calls, "restart "+r.Session)
-	return f.actionErr
+	return f.waiting, f.actionErr
 }
 
 func (f *fakeSource) Stop(_ context.Context, r Row) error {
@@ -330,6 +331,15 @@ func TestKeyRRestartsOnlyAfterConfirmation(t *testing.T) {
 	}
 	if !strings.Contains(h.m.View(), "restart of b-sess requested") {
 		t.Fatalf("no word of the restart:\n%s", h.m.View())
+	}
+}
+
+func TestARestartThatWaitsForTheTurnSaysSo(t *testing.T) {
+	h := newHarness(t, fixedRows())
+	h.src.waiting = true
+	h.keys("r", "y")
+	if !strings.Contains(h.m.View(), "restart of a-sess requested: the agent is in the middle of a turn") {
+		t.Fatalf("view:\n%s", h.m.View())
 	}
 }
 

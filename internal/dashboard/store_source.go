@@ -2,6 +2,7 @@ package dashboard
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -18,9 +19,10 @@ import (
 	"github.com/superclaude/superclaude/state"
 )
 
-// actionTimeout bounds a restart or stop request: the supervisor may wait
-// for the agent to finish its turn before it answers.
-const actionTimeout = 90 * time.Second
+// actionTimeout bounds a restart or stop request. The supervisor answers
+// at once (a wait for the agent's turn happens after its answer); this
+// only keeps a supervisor that hangs from holding the request for ever.
+const actionTimeout = 30 * time.Second
 
 // StoreConfig says where a [StoreSource] finds sessions and panes.
 type StoreConfig struct {
@@ -173,43 +175,58 @@ func (s *StoreSource) Why(ctx context.Context, r Row) ([]string, error) {
 
 // Restart asks the session's supervisor, over its control socket, to
 // restart the agent. The supervisor checks that it owns the session and
-// decides when (it may wait for the agent's turn to end); this writes
-// nothing.
-func (s *StoreSource) Restart(ctx context.Context, r Row) error {
-	return s.call(ctx, r, control.Request{Op: control.OpRestart, Session: r.Dir, Reason: "restart asked for from the dashboard"})
+// decides when: an agent in the middle of a turn finishes it first, and
+// the answer says so (waiting). This writes nothing.
+func (s *StoreSource) Restart(ctx context.Context, r Row) (bool, error) {
+	resp, err := s.call(ctx, r, control.Request{Op: control.OpRestart, Session: r.Dir, Reason: "restart asked for from the dashboard"})
+	if err != nil {
+		return false, err
+	}
+	var ans struct {
+		Waiting bool `json:"waiting"`
+	}
+	if len(resp.Data) > 0 {
+		if err := json.Unmarshal(resp.Data, &ans); err != nil {
+			return false, fmt.Errorf("unreadable answer from its supervisor: %w", err)
+		}
+	}
+	return ans.Waiting, nil
 }
 
-// Stop asks the session's supervisor to stop its agent and exit.
+// Stop asks the session's supervisor to stop its agent (once it has
+// finished its turn) and exit.
 func (s *StoreSource) Stop(ctx context.Context, r Row) error {
-	return s.call(ctx, r, control.Request{Op: control.OpStop, Session: r.Dir, Reason: "stop asked for from the dashboard"})
+	_, err := s.call(ctx, r, control.Request{Op: control.OpStop, Session: r.Dir, Reason: "stop asked for from the dashboard"})
+	return err
 }
 
 // call sends req to the supervisor the row names, verified on the socket:
 // a request never reaches another process that took its PID.
-func (s *StoreSource) call(ctx context.Context, r Row, req control.Request) error {
+func (s *StoreSource) call(ctx context.Context, r Row, req control.Request) (control.Response, error) {
 	owner := r.Supervisor
 	if owner.PID <= 0 {
-		return errors.New("the session has no supervisor")
+		return control.Response{}, errors.New("the session has no supervisor")
 	}
 	if owner.Start == 0 {
 		// A seed-era file: take the PID's current holder, verified below.
 		id, err := proc.Of(owner.PID)
 		if err != nil {
-			return fmt.Errorf("its supervisor (pid %d) is not running", owner.PID)
+			return control.Response{}, fmt.Errorf("its supervisor (pid %d) is not running", owner.PID)
 		}
 		owner = id
 	}
 	if !proc.Alive(owner) {
-		return fmt.Errorf("its supervisor (pid %d) is not running", owner.PID)
+		return control.Response{}, fmt.Errorf("its supervisor (pid %d) is not running", owner.PID)
 	}
 	sock, err := control.SocketPath(owner.PID)
 	if err != nil {
-		return err
+		return control.Response{}, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, actionTimeout)
 	defer cancel()
-	if _, err := control.Call(ctx, sock, owner, req); err != nil {
-		return fmt.Errorf("its supervisor (pid %d) did not take it: %w", owner.PID, err)
+	resp, err := control.Call(ctx, sock, owner, req)
+	if err != nil {
+		return resp, fmt.Errorf("its supervisor (pid %d) did not take it: %w", owner.PID, err)
 	}
-	return nil
+	return resp, nil
 }

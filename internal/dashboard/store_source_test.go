@@ -336,10 +336,13 @@ func serveControl(t *testing.T) <-chan control.Request {
 	t.Cleanup(cancel)
 	go control.Serve(ctx, ln, func(_ context.Context, req control.Request, _ control.Peer) control.Response {
 		got <- req
-		if req.Session == "refuse" {
+		switch req.Session {
+		case "refuse":
 			return control.Response{Error: "the session does not belong to this supervisor"}
+		case "busy":
+			return control.Response{OK: true, Data: json.RawMessage(`{"session":"busy","waiting":true}`)}
 		}
-		return control.Response{OK: true}
+		return control.Response{OK: true, Data: json.RawMessage(`{"session":"x","prompt":"/superclaude:session continue"}`)}
 	})
 	return got
 }
@@ -348,8 +351,8 @@ func TestRestartAndStopReachTheOwnersSocket(t *testing.T) {
 	got := serveControl(t)
 	src := NewStoreSource(StoreConfig{})
 	row := Row{Session: "x", Dir: "/s/x", Supervisor: self(t)}
-	if err := src.Restart(context.Background(), row); err != nil {
-		t.Fatal(err)
+	if waiting, err := src.Restart(context.Background(), row); err != nil || waiting {
+		t.Fatal(waiting, err)
 	}
 	if req := <-got; req.Op != control.OpRestart || req.Session != "/s/x" || req.Reason == "" {
 		t.Fatalf("restart sent %+v", req)
@@ -360,9 +363,15 @@ func TestRestartAndStopReachTheOwnersSocket(t *testing.T) {
 	if req := <-got; req.Op != control.OpStop {
 		t.Fatalf("stop sent %+v", req)
 	}
+	// An agent in the middle of a turn: the answer says the restart waits.
+	row.Dir = "busy"
+	if waiting, err := src.Restart(context.Background(), row); err != nil || !waiting {
+		t.Fatalf("a restart that waits: %v %v", waiting, err)
+	}
+	<-got
 	// The supervisor's refusal is the dashboard's error.
 	row.Dir = "refuse"
-	if err := src.Restart(context.Background(), row); err == nil || !strings.Contains(err.Error(), "does not belong") {
+	if _, err := src.Restart(context.Background(), row); err == nil || !strings.Contains(err.Error(), "does not belong") {
 		t.Fatalf("a refused restart returned %v", err)
 	}
 	<-got
@@ -372,7 +381,7 @@ func TestRestartOfADeadOwnerSendsNothing(t *testing.T) {
 	got := serveControl(t)
 	src := NewStoreSource(StoreConfig{})
 	for _, id := range []proc.Identity{dead(t), {}} {
-		err := src.Restart(context.Background(), Row{Session: "x", Dir: "/s/x", Supervisor: id})
+		_, err := src.Restart(context.Background(), Row{Session: "x", Dir: "/s/x", Supervisor: id})
 		if err == nil {
 			t.Fatalf("restart with owner %+v succeeded", id)
 		}
