@@ -60,8 +60,6 @@ type Row struct {
 	// without its time; LastEventAt is that time.
 	LastEvent   string
 	LastEventAt time.Time
-	// Heartbeat is the session's last sign of life.
-	Heartbeat time.Time
 }
 
 // key identifies a row across refreshes.

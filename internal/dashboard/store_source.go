@@ -131,7 +131,6 @@ func rowOf(sess state.Session, alive bool, now time.Time, ev *state.Event) Row {
 		Lifecycle: string(v.Lifecycle), Overflowed: v.Overflowed,
 		Context: v.ContextUsage, Restarts: v.Restarts,
 		Limit: v.Limit, LimitUntil: st.LimitedUntil, Halted: v.Halted,
-		Heartbeat: st.LastHeartbeat,
 	}
 	if v.CostUSD > 0 {
 		r.Cost = &v.CostUSD
