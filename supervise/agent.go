@@ -177,10 +177,10 @@ func (a *agentService) wait(ctx context.Context, ag *child.Agent) {
 		defer t.Stop()
 		check = t.C
 	}
-	if s.cfg.Profile.Status != nil {
+	if s.cfg.Store != nil {
 		// What the agent is doing (busy, idle, waiting for input), for
-		// +status and a tmux pane's mark: a small file, read once a
-		// second.
+		// +status and a tmux pane's mark — a small file, read once a
+		// second, for profiles that report it — and the heartbeat.
 		t := time.NewTicker(time.Second)
 		defer t.Stop()
 		poll = t.C

@@ -45,6 +45,12 @@ func newHarness(t testing.TB, env ...string) *harness {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(runtime) })
+	if os.Getenv("DEBUGLOG") != "" {
+		t.Cleanup(func() {
+			b, _ := os.ReadFile(filepath.Join(dir, "state", "superclaude.log"))
+			t.Logf("supervisor log:\n%s", b)
+		})
+	}
 	h := &harness{t: t, bin: testbin.Superclaude(t), dir: dir,
 		sessions: filepath.Join(dir, "sessions"), agentLog: filepath.Join(dir, "agent.jsonl")}
 	h.env = append(os.Environ(),

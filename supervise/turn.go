@@ -67,7 +67,7 @@ func (s *Supervisor) noteStatus(status string) {
 			s.cfg.OnStatus(status)
 		}
 	}
-	if status == "" {
+	if s.currentAgent() == nil {
 		return
 	}
 	sess := s.Mine()
@@ -80,10 +80,10 @@ func (s *Supervisor) noteStatus(status string) {
 		}
 		now := time.Now()
 		beat := now.Sub(st.LastHeartbeat) >= HeartbeatEvery
-		if st.AgentStatus == status && !beat {
+		if (st.AgentStatus == status || status == "") && !beat {
 			return state.ErrNoChange
 		}
-		if st.AgentStatus != status {
+		if st.AgentStatus != status && status != "" {
 			st.AgentStatus, st.AgentStatusAt = status, now
 		}
 		if beat {
