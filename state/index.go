@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -149,6 +150,22 @@ func (x *Index) Roots() []string {
 			out = append(out, filepath.Clean(root))
 		}
 	}
+	return out
+}
+
+// Roots lists the store's own sessions root and every root its index
+// knows, each once, sorted: every sessions directory of the user, for a
+// view that lists them all.
+func (s *Store) Roots() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, r := range append(s.index.Roots(), s.Root) {
+		if !seen[r] {
+			seen[r] = true
+			out = append(out, r)
+		}
+	}
+	sort.Strings(out)
 	return out
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -190,44 +191,75 @@ func sessionsFlags(cmd *cobra.Command, dir, fleetFile *string) {
 	cmd.Flags().StringVar(fleetFile, "fleet", "", "read the sessions directory of this fleet file")
 }
 
-func viewStore(dir, fleetFile string) (*state.Store, error) {
-	switch {
-	case fleetFile != "":
+// viewStores opens the sessions roots a view reads: the one --sessions or
+// --fleet names, else every root of the user (the user's index knows them
+// all, wherever the view runs).
+func viewStores(dir, fleetFile string) ([]*state.Store, error) {
+	if fleetFile != "" {
 		spec, err := fleet.Load(fleetFile)
 		if err != nil {
 			return nil, err
 		}
 		dir = spec.SessionsDir()
-	case dir == "":
-		d, err := config.SessionsDir()
-		if err != nil {
-			return nil, err
-		}
-		dir = d
 	}
-	s, err := state.OpenExisting(dir)
+	idx, err := config.IndexDir()
 	if err != nil {
-		return nil, fmt.Errorf("no sessions directory: %w", err)
+		return nil, err
 	}
-	s.Report = func(err error) { fmt.Fprintln(os.Stderr, "superclaude: skipping:", err) }
-	return s, nil
+	report := func(err error) { fmt.Fprintln(os.Stderr, "superclaude: skipping:", printable(err.Error())) }
+	if dir != "" {
+		s, err := state.OpenExistingIn(dir, idx)
+		if err != nil {
+			return nil, fmt.Errorf("no sessions directory: %w", err)
+		}
+		s.Report = report
+		return []*state.Store{s}, nil
+	}
+	home, err := openStore("view")
+	if err != nil {
+		return nil, err
+	}
+	var out []*state.Store
+	for _, root := range home.Roots() {
+		if s, err := state.OpenExistingIn(root, idx); err == nil {
+			s.Report = report
+			out = append(out, s)
+		}
+	}
+	return out, nil
 }
 
 func statusCommand() *cobra.Command {
 	var dir, fleetFile string
-	var asJSON bool
+	var asJSON, here bool
 	var watch time.Duration
 	cmd := &cobra.Command{
 		Use:   "+status",
-		Short: "every session: pane, owner (verified alive), lifecycle, overflow, context, heartbeat, restarts",
-		Args:  cobra.NoArgs,
+		Short: "every session of yours, from any directory: pane, state, agent, lifecycle, context, cost, heartbeat, restarts",
+		Long: `List every session of yours, in every sessions directory superclaude knows,
+wherever you run it: its pane, its state — running, stale (its supervisor
+runs but has written no heartbeat for 5 minutes) or stopped (its supervisor
+is gone) —, what its agent does (busy, idle, NEEDS INPUT), its lifecycle,
+flags (overflowed, restarting, a usage limit, HALTED), context, cost,
+heartbeat and restarts. --here lists only the current project's.`,
+		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
-			s, err := viewStore(dir, fleetFile)
+			stores, err := viewStores(dir, fleetFile)
 			if err != nil {
 				return err
 			}
+			keep := func(state.Session) bool { return true }
+			if here {
+				cwd, err := os.Getwd()
+				if err != nil {
+					return err
+				}
+				keep = func(s state.Session) bool {
+					return s.Store.Root == filepath.Join(cwd, "sessions") || s.State.ProjectDir == cwd
+				}
+			}
 			if watch <= 0 {
-				return writeStatus(c.OutOrStdout(), s, asJSON)
+				return writeStatus(c.OutOrStdout(), stores, keep, asJSON)
 			}
 			stop := make(chan os.Signal, 1)
 			signal.Notify(stop, os.Interrupt, syscall.SIGTERM)
@@ -237,8 +269,8 @@ func statusCommand() *cobra.Command {
 			for {
 				// Redraw in place: home, clear, table.
 				fmt.Fprint(c.OutOrStdout(), "\x1b[H\x1b[2J")
-				fmt.Fprintf(c.OutOrStdout(), "superclaude +status — %s — every %s, Ctrl-C to quit\n\n", s.Root, watch)
-				if err := writeStatus(c.OutOrStdout(), s, asJSON); err != nil {
+				fmt.Fprintf(c.OutOrStdout(), "superclaude +status — every %s, Ctrl-C to quit (superclaude +dashboard to act on them)\n\n", watch)
+				if err := writeStatus(c.OutOrStdout(), stores, keep, asJSON); err != nil {
 					return err
 				}
 				select {
@@ -251,54 +283,135 @@ func statusCommand() *cobra.Command {
 	}
 	sessionsFlags(cmd, &dir, &fleetFile)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.Flags().BoolVar(&here, "here", false, "only the current project's sessions (./sessions, and those started in this directory)")
 	cmd.Flags().DurationVar(&watch, "watch", 0, "refresh in place at this interval (e.g. 2s)")
 	cmd.Flags().Lookup("watch").NoOptDefVal = "2s"
 	return cmd
 }
 
-func writeStatus(w io.Writer, s *state.Store, asJSON bool) error {
-	sessions, err := s.List()
-	if err != nil {
-		return err
-	}
-	views := make([]cli.SessionView, 0, len(sessions))
-	for _, sess := range sessions {
-		views = append(views, cli.View(sess, state.OwnerAlive(sess.State), time.Now()))
+func writeStatus(w io.Writer, stores []*state.Store, keep func(state.Session) bool, asJSON bool) error {
+	now := time.Now()
+	views := []cli.SessionView{}
+	for _, s := range stores {
+		sessions, err := s.List()
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "superclaude: sessions directory %s: %v\n", s.Root, err)
+			continue
+		}
+		for _, sess := range sessions {
+			if keep(sess) {
+				views = append(views, cli.View(sess, state.OwnerAlive(sess.State), now))
+			}
+		}
 	}
 	if asJSON {
 		return cli.WriteJSON(w, views)
 	}
-	return cli.WriteTable(w, views, time.Now())
+	if len(views) == 0 {
+		_, err := fmt.Fprintln(w, "no sessions yet")
+		return err
+	}
+	return cli.WriteTable(w, views, now)
 }
 
 func whyCommand() *cobra.Command {
 	var dir, fleetFile string
+	var asJSON, follow bool
 	cmd := &cobra.Command{
-		Use:   "+why <session>",
-		Short: "the session's event log as readable lines: every kill and restart, its reason and actor",
-		Args:  cobra.ExactArgs(1),
+		Use:   "+why [session]",
+		Short: "the session's event log as readable lines: every kill and restart, its reason and actor (default: this pane's session)",
+		Long: `Print a session's event log as readable lines: every transition, kill,
+restart and agent exit, with its cause, reason and actor. The session is a
+name or a session directory; with none, this agent's session or this pane's.
+-f follows the log as it grows; --json prints the events as JSON, one per
+line.`,
+		Args: cobra.MaximumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			s, err := viewStore(dir, fleetFile)
+			sess, err := whySession(dir, fleetFile, args)
 			if err != nil {
 				return err
 			}
-			name, err := s.NameFromArg(args[0])
+			out := c.OutOrStdout()
+			print := func(ev state.Event) error {
+				if asJSON {
+					b, err := json.Marshal(ev)
+					if err != nil {
+						return err
+					}
+					_, err = fmt.Fprintf(out, "%s\n", b)
+					return err
+				}
+				_, err := fmt.Fprintln(out, cli.FormatEvent(ev))
+				return err
+			}
+			evs, err := sess.Store.Events(sess.Name)
 			if err != nil {
 				return err
 			}
-			evs, err := s.Events(name)
-			if err != nil {
-				return err
-			}
-			if len(evs) == 0 {
-				return fmt.Errorf("no events for session %s in %s", name, s.Root)
+			if len(evs) == 0 && !follow {
+				return fmt.Errorf("no events for session %s in %s", sess.Name, sess.Store.Root)
 			}
 			for _, ev := range evs {
-				fmt.Fprintln(c.OutOrStdout(), cli.FormatEvent(ev))
+				if err := print(ev); err != nil {
+					return err
+				}
 			}
-			return nil
+			if !follow {
+				return nil
+			}
+			stop := make(chan os.Signal, 1)
+			signal.Notify(stop, os.Interrupt, syscall.SIGTERM)
+			defer signal.Stop(stop)
+			seen := len(evs)
+			tick := time.NewTicker(500 * time.Millisecond)
+			defer tick.Stop()
+			for {
+				select {
+				case <-stop:
+					return nil
+				case <-tick.C:
+				}
+				evs, err := sess.Store.Events(sess.Name)
+				if err != nil {
+					return err
+				}
+				if len(evs) < seen {
+					seen = 0 // the log was rotated
+				}
+				for _, ev := range evs[seen:] {
+					if err := print(ev); err != nil {
+						return err
+					}
+				}
+				seen = len(evs)
+			}
 		},
 	}
 	sessionsFlags(cmd, &dir, &fleetFile)
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the events as JSON, one per line")
+	cmd.Flags().BoolVarP(&follow, "follow", "f", false, "keep printing events as they come")
 	return cmd
+}
+
+// whySession is the session +why reads: the one args names — in the
+// sessions directory given, else in any of the user's — or this agent's or
+// this pane's.
+func whySession(dir, fleetFile string, args []string) (*state.Session, error) {
+	stores, err := viewStores(dir, fleetFile)
+	if err != nil {
+		return nil, err
+	}
+	if len(args) == 0 {
+		home, err := openStore("why")
+		if err != nil {
+			return nil, err
+		}
+		return findSession(home, "")
+	}
+	for _, s := range stores {
+		if sess, err := findSession(s, args[0]); err == nil {
+			return sess, nil
+		}
+	}
+	return nil, fmt.Errorf("no session %s in %d sessions directories", args[0], len(stores))
 }

@@ -42,12 +42,7 @@ func conversations(which string) ([]cli.Conversation, string, error) {
 		}
 	}
 	var evs []state.Event
-	seen := map[string]bool{}
-	for _, root := range append(s.Index().Roots(), s.Root) {
-		if seen[root] {
-			continue
-		}
-		seen[root] = true
+	for _, root := range s.Roots() {
 		rs, _ := state.Open(root)
 		e, err := rs.Events("")
 		if err == nil {

@@ -286,14 +286,14 @@ turn it is in (a minute at most); --now restarts at once.`,
 	}
 	list := &cobra.Command{
 		Use:   "list",
-		Short: "list every session",
+		Short: "list the sessions of this sessions directory (+status lists every one of yours)",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			s, err := openStore("session list")
 			if err != nil {
 				return err
 			}
-			return writeStatus(c.OutOrStdout(), s, asJSON)
+			return writeStatus(c.OutOrStdout(), []*state.Store{s}, func(state.Session) bool { return true }, asJSON)
 		},
 	}
 	show := &cobra.Command{

@@ -45,6 +45,7 @@ func TestSessionCommandsAsAProgram(t *testing.T) {
 		"SUPERCLAUDE_PANE_ID=fleet:company:SDK",
 		"CLAUDE_SUPERVISOR_PID=" + strconv.Itoa(os.Getpid()),
 		"SUPERCLAUDE_SUPERVISOR=",
+		"SUPERCLAUDE_STATE_DIR=" + filepath.Join(dir, "state"),
 		"TMUX=",
 	}}
 	sessDir := filepath.Join(dir, "sessions", "2026_02_07_TOPIC")

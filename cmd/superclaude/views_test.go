@@ -1,0 +1,130 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/superclaude/superclaude/internal/cli"
+	"github.com/superclaude/superclaude/internal/testutil/testbin"
+)
+
+// Regression (issue 11): +status looked only in ./sessions and, run
+// anywhere else, printed "no sessions directory: stat /tmp/sessions" and
+// exited 1 while a fleet ran. It now lists every session of the user from
+// any directory; --here keeps the current project's.
+func TestStatusFromAnyDirectory(t *testing.T) {
+	root := t.TempDir()
+	env := []string{
+		"SUPERCLAUDE_SESSIONS_DIR=", "SUPERCLAUDE_SUPERVISOR=", "TMUX=",
+		"CLAUDE_SUPERVISOR_PID=" + strconv.Itoa(os.Getpid()),
+		"SUPERCLAUDE_STATE_DIR=" + filepath.Join(root, "state"),
+	}
+	bin := testbin.Superclaude(t)
+	in := func(dir string, extra ...string) runner {
+		os.MkdirAll(dir, 0o700)
+		return runner{t: t, bin: bin, dir: dir, env: append(append([]string{}, env...), extra...)}
+	}
+	a, b, elsewhere := filepath.Join(root, "a"), filepath.Join(root, "b"), filepath.Join(root, "elsewhere")
+	if _, e, code := in(a, "SUPERCLAUDE_PANE_ID=f:w:A").run("", "+session", "activate", "sessions/SA", "implement"); code != 0 {
+		t.Fatal(e)
+	}
+	if _, e, code := in(b, "SUPERCLAUDE_PANE_ID=f:w:B").run("", "+session", "activate", "sessions/SB", "review"); code != 0 {
+		t.Fatal(e)
+	}
+	names := func(out string) []string {
+		var views []cli.SessionView
+		if err := json.Unmarshal([]byte(out), &views); err != nil {
+			t.Fatalf("%v: %q", err, out)
+		}
+		var ns []string
+		for _, v := range views {
+			ns = append(ns, v.Name)
+		}
+		return ns
+	}
+	out, errOut, code := in(elsewhere).run("", "+status", "--json")
+	if code != 0 || strings.Join(names(out), ",") != "SA,SB" {
+		t.Fatalf("+status from elsewhere: %d %q %q", code, out, errOut)
+	}
+	out, _, _ = in(a).run("", "+status", "--json", "--here")
+	if strings.Join(names(out), ",") != "SA" {
+		t.Fatalf("+status --here in a: %q", out)
+	}
+	if out, _, code := in(filepath.Join(root, "fresh"), "SUPERCLAUDE_STATE_DIR="+filepath.Join(root, "nobody")).run("", "+status"); code != 0 || !strings.Contains(out, "no sessions yet") {
+		t.Fatalf("+status with no sessions anywhere: %d %q", code, out)
+	}
+	if _, err := os.Stat(filepath.Join(elsewhere, "sessions")); err == nil {
+		t.Fatal("+status created a sessions directory")
+	}
+}
+
+// +why defaults to this agent's session, prints JSON with --json, and
+// follows the log with -f.
+func TestWhyDefaultsJSONAndFollow(t *testing.T) {
+	dir := t.TempDir()
+	r := runner{t: t, bin: testbin.Superclaude(t), dir: dir, env: []string{
+		"SUPERCLAUDE_SESSIONS_DIR=", "SUPERCLAUDE_SUPERVISOR=", "TMUX=", "SUPERCLAUDE_PANE_ID=",
+		"CLAUDE_SUPERVISOR_PID=" + strconv.Itoa(os.Getpid()),
+		"SUPERCLAUDE_STATE_DIR=" + filepath.Join(dir, "state"),
+	}}
+	if _, e, code := r.run("", "+session", "activate", "sessions/W", "implement"); code != 0 {
+		t.Fatal(e)
+	}
+	out, errOut, code := r.run("", "+why")
+	if code != 0 || !strings.Contains(out, "activate implement") {
+		t.Fatalf("+why with no argument: %d %q %q", code, out, errOut)
+	}
+	out, _, _ = r.run("", "+why", "--json", "W")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	var ev struct{ Session, Kind string }
+	if len(lines) == 0 || json.Unmarshal([]byte(lines[0]), &ev) != nil || ev.Session != "W" {
+		t.Fatalf("+why --json: %q", out)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	follow := exec.CommandContext(ctx, r.bin, "+why", "-f", "W")
+	follow.Dir, follow.Env = dir, append(os.Environ(), r.env...)
+	got := &syncBuf{}
+	follow.Stdout = got
+	if err := follow.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(700 * time.Millisecond)
+	r.run("", "+session", "phase", "Phase 9: Followed")
+	deadline := time.Now().Add(8 * time.Second)
+	for !strings.Contains(got.String(), "Phase 9: Followed") && time.Now().Before(deadline) {
+		time.Sleep(100 * time.Millisecond)
+	}
+	follow.Process.Signal(os.Interrupt)
+	follow.Wait()
+	if !strings.Contains(got.String(), "Phase 9: Followed") {
+		t.Fatalf("+why -f did not print the new event:\n%s", got.String())
+	}
+}
+
+// syncBuf is a buffer a command writes and a test reads at once.
+type syncBuf struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuf) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuf) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
