@@ -54,6 +54,20 @@ var (
 		"stop", "kill", "ultrareview", "update", "upgrade", "help", "config", "migrate-installer")
 )
 
+// commandWord says whether a could name a subcommand: one lower-case
+// word. A prompt with spaces never does, and is never looked up.
+func commandWord(a string) bool {
+	if a == "" || len(a) > 40 {
+		return false
+	}
+	for i, r := range a {
+		if !(r >= 'a' && r <= 'z' || (i > 0 && (r >= '0' && r <= '9' || r == '-'))) {
+			return false
+		}
+	}
+	return true
+}
+
 func set(names ...string) map[string]bool {
 	m := make(map[string]bool, len(names))
 	for _, n := range names {
@@ -62,9 +76,20 @@ func set(names ...string) map[string]bool {
 	return m
 }
 
-// ScanClaudeArgs reads a claude command line.
+// ScanClaudeArgs reads a claude command line, knowing the subcommands of
+// claude 2.1.330.
 func ScanClaudeArgs(args []string) Invocation {
+	return ScanClaudeArgsWith(args, nil)
+}
+
+// ScanClaudeArgsWith is ScanClaudeArgs that also takes for a subcommand
+// any first operand isSubcommand says is one (nil: none beyond 2.1.330's):
+// what the installed claude says about itself, so that a subcommand added
+// later is passed through unchanged, with nothing injected, instead of
+// being taken for the prompt of an interactive run.
+func ScanClaudeArgsWith(args []string, isSubcommand func(word string) bool) Invocation {
 	var inv Invocation
+	first := "" // the first operand: a subcommand, or the prompt
 	keep := make([]bool, len(args))
 	positional := 0
 	for i := 0; i < len(args); i++ {
@@ -74,8 +99,11 @@ func ScanClaudeArgs(args []string) Invocation {
 			break
 		}
 		if !strings.HasPrefix(a, "-") || a == "-" {
-			if positional == 0 && claudeSubcommands[a] {
-				inv.OneShot = true
+			if positional == 0 {
+				first = a
+				if claudeSubcommands[a] {
+					inv.OneShot = true
+				}
 			}
 			positional++
 			continue
@@ -107,6 +135,11 @@ func ScanClaudeArgs(args []string) Invocation {
 		for j := start; j <= i; j++ {
 			keep[j] = true
 		}
+	}
+	// Only a one-word first operand of a run that is not one-shot anyway
+	// is worth asking claude about (a --help run, once per version).
+	if !inv.OneShot && isSubcommand != nil && commandWord(first) && isSubcommand(first) {
+		inv.OneShot = true
 	}
 	for i, a := range args {
 		if keep[i] {

@@ -61,3 +61,30 @@ func TestProfileArgs(t *testing.T) {
 		}
 	}
 }
+
+// Issue 11: claude's subcommand list was frozen at 2.1.330; a subcommand
+// claude adds later was taken as an interactive run, with --settings
+// injected. What the installed claude says is asked for a one-word first
+// operand superclaude does not know, and only for such a word.
+func TestScanClaudeArgsWithTheInstalledClaudesSubcommands(t *testing.T) {
+	var asked []string
+	known := func(w string) bool { asked = append(asked, w); return w == "newthing" }
+	for _, tc := range []struct {
+		args    []string
+		oneShot bool
+	}{
+		{[]string{"newthing", "--flag"}, true},
+		{[]string{"--model", "m", "newthing"}, true},
+		{[]string{"doctor"}, true},
+		{[]string{"fix the bug"}, false},
+		{[]string{"hello"}, false},
+		{[]string{"-p", "hi"}, true},
+	} {
+		if inv := ScanClaudeArgsWith(tc.args, known); inv.OneShot != tc.oneShot {
+			t.Errorf("%q: oneShot %v", tc.args, inv.OneShot)
+		}
+	}
+	if fmt.Sprint(asked) != "[newthing newthing hello]" {
+		t.Errorf("asked about %q; a prompt with spaces and a known subcommand must not be looked up", asked)
+	}
+}

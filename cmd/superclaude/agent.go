@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -153,6 +155,36 @@ func runCommand() *cobra.Command {
 	return cmd
 }
 
+// scanInstalledClaude reads a claude command line knowing, beyond the
+// subcommands superclaude knows, what the installed claude (command) says
+// it has: asked once per claude version (claude.Subcommands, cached in the
+// state directory), and only for a one-word first operand.
+func scanInstalledClaude(command string) func([]string) supervise.Invocation {
+	return func(args []string) supervise.Invocation {
+		return supervise.ScanClaudeArgsWith(args, func(word string) bool {
+			path, err := exec.LookPath(command)
+			if err != nil {
+				return false
+			}
+			dir, err := config.StateDir()
+			if err != nil {
+				return false
+			}
+			cmds, err := claude.Subcommands(path, dir)
+			return err == nil && slices.Contains(cmds, word)
+		})
+	}
+}
+
+func firstNonEmpty(xs ...string) string {
+	for _, x := range xs {
+		if x != "" {
+			return x
+		}
+	}
+	return ""
+}
+
 // policyOf is the restart policy the options ask for.
 func policyOf(o runOptions) supervise.Policy {
 	p := supervise.DefaultPolicy
@@ -197,6 +229,9 @@ func supervised(o runOptions, args []string) (code int) {
 	if profile.Command == "" && o.agent == "" {
 		fmt.Fprintf(os.Stderr, "superclaude: the %s profile needs the agent's command (--agent or $%s)\n", profile.Name, envAgent)
 		return 2
+	}
+	if profile.Name == supervise.Claude.Name {
+		profile.Scan = scanInstalledClaude(firstNonEmpty(o.agent, profile.Command))
 	}
 	policy := o.resumePolicy
 	if policy == "" {
