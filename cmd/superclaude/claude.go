@@ -223,15 +223,7 @@ func logCommand() *cobra.Command {
 				return fmt.Errorf("+log: no session for this agent: %w", err)
 			}
 			path := logFile(sess, file)
-			f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
-			if err != nil {
-				return err
-			}
-			_, err = fmt.Fprintf(f, "\n## %s\n\n%s\n", state.FormatTime(time.Now()), text)
-			if cerr := f.Close(); err == nil {
-				err = cerr
-			}
-			if err != nil {
+			if err := store.AppendFile(path, fmt.Appendf(nil, "\n## %s\n\n%s\n", state.FormatTime(time.Now()), text)); err != nil {
 				return err
 			}
 			sess.Store.Update(sess.Name, "", func(st *state.State) error {
