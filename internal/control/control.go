@@ -27,7 +27,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/superclaude/superclaude/internal/guard"
 	"github.com/superclaude/superclaude/internal/proc"
 )
 
@@ -147,55 +146,6 @@ func Listen(path string) (*net.UnixListener, error) {
 
 // Handler answers one request from a verified peer.
 type Handler func(ctx context.Context, req Request, peer Peer) Response
-
-// Serve answers connections on ln until ctx ends, refusing peers of other
-// users. It closes ln when it returns.
-func Serve(ctx context.Context, ln *net.UnixListener, h Handler) error {
-	guard.Go(func() {
-		<-ctx.Done()
-		ln.Close()
-	})
-	for {
-		conn, err := ln.AcceptUnix()
-		if err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			var ne net.Error
-			if errors.As(err, &ne) && ne.Timeout() {
-				continue
-			}
-			return err
-		}
-		guard.Go(func() { serveConn(ctx, conn, h) })
-	}
-}
-
-func serveConn(ctx context.Context, conn *net.UnixConn, h Handler) {
-	defer conn.Close()
-	conn.SetDeadline(time.Now().Add(30 * time.Second))
-	peer, err := peerOf(conn)
-	if err != nil || peer.UID != os.Getuid() {
-		writeResponse(conn, Response{Error: "permission denied"})
-		return
-	}
-	r := bufio.NewReader(conn)
-	line, err := r.ReadBytes('\n')
-	if err != nil && len(line) == 0 {
-		return
-	}
-	var req Request
-	if err := json.Unmarshal(line, &req); err != nil {
-		writeResponse(conn, Response{Error: "bad request: " + err.Error()})
-		return
-	}
-	writeResponse(conn, h(ctx, req, peer))
-}
-
-func writeResponse(conn net.Conn, resp Response) {
-	b, _ := json.Marshal(resp)
-	conn.Write(append(b, '\n'))
-}
 
 // ErrWrongServer reports that the process serving a socket is not the
 // supervisor the caller expected.

@@ -14,6 +14,14 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	if os.Getenv("CONTROL_TEST_HELPER") == "flood" {
+		if err := floodHelper(); err != nil {
+			os.Stdout.WriteString("FAIL: " + err.Error() + "\n")
+			os.Exit(1)
+		}
+		os.Stdout.WriteString("ok\n")
+		os.Exit(0)
+	}
 	// Helper: call the socket in $CONTROL_TEST_SOCKET and print the result.
 	if p := os.Getenv("CONTROL_TEST_SOCKET"); p != "" {
 		_, err := Call(context.Background(), p, proc.Identity{}, Request{Op: OpPing})
