@@ -22,9 +22,6 @@ import (
 	"io/fs"
 	"net"
 	"os"
-	"path/filepath"
-	"strconv"
-	"syscall"
 	"time"
 
 	"github.com/superclaude/superclaude/internal/proc"
@@ -70,58 +67,6 @@ type Peer struct {
 // MaxSocketPath is the longest socket path both Linux (108) and macOS (104)
 // accept, less the terminating NUL.
 const MaxSocketPath = 103
-
-// RuntimeDir returns (creating it) the per-user directory for sockets:
-// $XDG_RUNTIME_DIR/superclaude when that is set, else
-// $TMPDIR/superclaude-<uid>. It must be a real directory owned by this user
-// with no access for anyone else.
-func RuntimeDir() (string, error) {
-	if x := os.Getenv("XDG_RUNTIME_DIR"); x != "" {
-		if fi, err := os.Stat(x); err == nil && fi.IsDir() {
-			return privateDir(filepath.Join(x, "superclaude"))
-		}
-	}
-	return privateDir(filepath.Join(os.TempDir(), "superclaude-"+strconv.Itoa(os.Getuid())))
-}
-
-func privateDir(dir string) (string, error) {
-	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
-		return "", err
-	}
-	fi, err := os.Lstat(dir)
-	if err != nil {
-		return "", err
-	}
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !fi.IsDir() || !ok || int(st.Uid) != os.Getuid() {
-		return "", fmt.Errorf("runtime directory %s is not a directory owned by uid %d", dir, os.Getuid())
-	}
-	if fi.Mode().Perm()&0o077 != 0 {
-		if err := os.Chmod(dir, 0o700); err != nil {
-			return "", err
-		}
-	}
-	return dir, nil
-}
-
-// SocketPath returns the socket path for the supervisor with the given PID,
-// falling back to /tmp when the runtime directory's path is too long for a
-// socket (macOS's $TMPDIR can be).
-func SocketPath(pid int) (string, error) {
-	dir, err := RuntimeDir()
-	if err != nil {
-		return "", err
-	}
-	p := filepath.Join(dir, strconv.Itoa(pid)+".sock")
-	if len(p) <= MaxSocketPath {
-		return p, nil
-	}
-	dir, err = privateDir(filepath.Join("/tmp", "superclaude-"+strconv.Itoa(os.Getuid())))
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(dir, strconv.Itoa(pid)+".sock"), nil
-}
 
 // Listen listens on path, replacing a stale socket left by a supervisor
 // that died. The socket file is 0600.

@@ -134,9 +134,11 @@ func TestRuntimeDirIsPrivate(t *testing.T) {
 		t.Fatalf("SocketPath = %q, %v", p, err)
 	}
 	if os.Getuid() == 0 {
+		// Another user's directory is never used (nor refused: see
+		// TestAttackForeignRuntimeDirDoesNotBlockStart).
 		os.Chown(dir, 65534, 65534)
-		if _, err := RuntimeDir(); err == nil {
-			t.Fatal("a runtime directory owned by another user was accepted")
+		if other, err := RuntimeDir(); err != nil || other == dir {
+			t.Fatalf("with %s owned by another user, RuntimeDir = %q, %v", dir, other, err)
 		}
 	}
 }
