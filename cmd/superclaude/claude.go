@@ -223,7 +223,7 @@ func logCommand() *cobra.Command {
 				return fmt.Errorf("+log: no session for this agent: %w", err)
 			}
 			path := logFile(sess, file)
-			if err := store.AppendFile(path, fmt.Appendf(nil, "\n## %s\n\n%s\n", state.FormatTime(time.Now()), text)); err != nil {
+			if err := sess.Store.AppendFile(path, fmt.Appendf(nil, "\n## %s\n\n%s\n", state.FormatTime(time.Now()), text)); err != nil {
 				return err
 			}
 			sess.Store.Update(sess.Name, "", func(st *state.State) error {

@@ -52,7 +52,7 @@ func TestAttackFIFOStateFileHangsNoCommandNorTheSupervisor(t *testing.T) {
 	if err := unix.Mkfifo(fifo, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	env := []string{"SUPERCLAUDE_SESSIONS_DIR=" + sessions, "SUPERCLAUDE_PANE_ID=f:w:ok", "SUPERCLAUDE_SUPERVISOR=", "CLAUDE_SUPERVISOR_PID=", "TMUX="}
+	env := []string{"SUPERCLAUDE_SESSIONS_DIR=" + sessions, "SUPERCLAUDE_STATE_DIR=" + filepath.Join(dir, "state"), "SUPERCLAUDE_PANE_ID=f:w:ok", "SUPERCLAUDE_SUPERVISOR=", "CLAUDE_SUPERVISOR_PID=", "TMUX="}
 	for _, args := range [][]string{
 		{"+status"},
 		{"+session", "list"},
@@ -71,7 +71,7 @@ func TestAttackFIFOStateFileHangsNoCommandNorTheSupervisor(t *testing.T) {
 
 	// The supervisor's start looks the pane's session up (an index
 	// rebuild reads every state file): claude must start.
-	os.RemoveAll(filepath.Join(sessions, ".index"))
+	os.RemoveAll(filepath.Join(dir, "state", "index"))
 	os.MkdirAll(filepath.Join(sessions, "trap2"), 0o700)
 	unix.Mkfifo(filepath.Join(sessions, "trap2", ".state.json"), 0o600)
 	rt, _ := os.MkdirTemp("", "sc-harden-")
@@ -90,7 +90,7 @@ func TestAttackFIFOStateFileHangsNoCommandNorTheSupervisor(t *testing.T) {
 func TestAttackPlusLogThroughALinkedLogFile(t *testing.T) {
 	dir := t.TempDir()
 	sessions := filepath.Join(dir, "sessions")
-	env := []string{"SUPERCLAUDE_SESSIONS_DIR=" + sessions, "SUPERCLAUDE_PANE_ID=f:w:p", "SUPERCLAUDE_SUPERVISOR=", "CLAUDE_SUPERVISOR_PID=", "TMUX="}
+	env := []string{"SUPERCLAUDE_SESSIONS_DIR=" + sessions, "SUPERCLAUDE_STATE_DIR=" + filepath.Join(dir, "state"), "SUPERCLAUDE_PANE_ID=f:w:p", "SUPERCLAUDE_SUPERVISOR=", "CLAUDE_SUPERVISOR_PID=", "TMUX="}
 	if _, errOut, code := runFor(t, 30*time.Second, dir, env, "", "+session", "activate", "s", "impl"); code != 0 {
 		t.Fatalf("activate: %s", errOut)
 	}

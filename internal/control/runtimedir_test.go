@@ -68,7 +68,10 @@ func TestAttackForeignRuntimeDirDoesNotBlockStart(t *testing.T) {
 			}
 			ctx, cancel := context.WithCancel(context.Background())
 			done := make(chan struct{})
-			go func() { Serve(ctx, ln, func(context.Context, Request, Peer) Response { return Response{OK: true} }); close(done) }()
+			go func() {
+				Serve(ctx, ln, func(context.Context, Request, Peer) Response { return Response{OK: true} })
+				close(done)
+			}()
 			t.Cleanup(func() { cancel(); <-done })
 
 			forgetFallbacks() // as another process would start
