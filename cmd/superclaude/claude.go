@@ -151,7 +151,7 @@ func hookCommand() *cobra.Command {
 		Args:      cobra.ExactArgs(1),
 		ValidArgs: []string{"pre-tool-use", "user-prompt-submit", "pre-compact", "session-start", "stop-failure"},
 		RunE: func(c *cobra.Command, args []string) error {
-			code := runHook(args[0], readPayload(c.InOrStdin()), c.OutOrStdout(), c.ErrOrStderr())
+			code := runHook(args[0], claude.ReadHookInput(c.InOrStdin()), c.OutOrStdout(), c.ErrOrStderr())
 			if code != 0 {
 				return exitCode(code)
 			}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -103,5 +104,70 @@ func TestAttackPlusLogThroughALinkedLogFile(t *testing.T) {
 	}
 	if code == 0 || !strings.Contains(errOut, "symbolic link") {
 		t.Fatalf("+log through a link: exit %d, %q", code, errOut)
+	}
+}
+
+// hugeToolCall is a well-formed PreToolUse payload over 4 MiB, as claude
+// sends it: a Bash call whose command is padded.
+func hugeToolCall(t *testing.T) string {
+	s := strings.Replace(sampleText(t, "hook-PreToolUse.json"), `"echo hi from tool"`, `"echo `+strings.Repeat("x", 5<<20)+`"`, 1)
+	if len(s) < 5<<20 || !json.Valid([]byte(s)) {
+		t.Fatal("padding the sample failed")
+	}
+	return s
+}
+
+func decision(t *testing.T, out string) (string, string) {
+	t.Helper()
+	if out == "" {
+		return "allow", ""
+	}
+	var answer struct {
+		H struct {
+			Decision string `json:"permissionDecision"`
+			Reason   string `json:"permissionDecisionReason"`
+		} `json:"hookSpecificOutput"`
+	}
+	if err := json.Unmarshal([]byte(out), &answer); err != nil {
+		t.Fatalf("hook answer %q: %v", out, err)
+	}
+	return answer.H.Decision, answer.H.Reason
+}
+
+// Regression: a well-formed PreToolUse payload over the 4 MiB superclaude
+// reads was cut, failed to parse, and the tool was allowed: the overflow
+// guard and the session gate were skipped. Where the guard would have to
+// read the call to let it through, it now fails closed.
+func TestAttackOversizedPreToolUsePayloadSkipsNoGuard(t *testing.T) {
+	dir := t.TempDir()
+	base := []string{"SUPERCLAUDE_SESSIONS_DIR=" + filepath.Join(dir, "sessions"), "SUPERCLAUDE_STATE_DIR=" + filepath.Join(dir, "state"),
+		"SUPERCLAUDE_PANE_ID=f:w:A", "CLAUDE_SUPERVISOR_PID=", "SUPERCLAUDE_SUPERVISOR=", "SUPERCLAUDE_SOCKET=", "TMUX=", "SESSION_REQUIRED="}
+	huge := hugeToolCall(t)
+
+	// No session, gate on: denied, saying why.
+	out, _, code := runFor(t, 60*time.Second, dir, append(base, "SESSION_REQUIRED=1"), huge, "+hook", "pre-tool-use")
+	if d, reason := decision(t, out); code != 0 || d != "deny" || !strings.Contains(reason, "SESSION REQUIRED") || !strings.Contains(reason, "4 MiB") {
+		t.Fatalf("gated, huge call: exit %d, %s %q", code, d, reason)
+	}
+	// No session, no gate: nothing to guard; allowed.
+	if out, _, code := runFor(t, 60*time.Second, dir, base, huge, "+hook", "pre-tool-use"); code != 0 || out != "" {
+		t.Fatalf("ungated, no session, huge call: exit %d, %q", code, out)
+	}
+
+	if _, errOut, code := runFor(t, 30*time.Second, dir, base, "", "+session", "activate", "S", "implement"); code != 0 {
+		t.Fatalf("activate: %s", errOut)
+	}
+	runFor(t, 30*time.Second, dir, base, "", "+session", "phase", "Phase 2")
+	// A session under the threshold: allowed (and counted).
+	if out, _, _ := runFor(t, 60*time.Second, dir, base, huge, "+hook", "pre-tool-use"); out != "" {
+		if d, reason := decision(t, out); d == "deny" {
+			t.Fatalf("a healthy session's huge call was denied: %q", reason)
+		}
+	}
+	// Overflowed: denied.
+	runFor(t, 30*time.Second, dir, base, "", "+session", "update", "overflowed=true")
+	out, _, code = runFor(t, 60*time.Second, dir, base, huge, "+hook", "pre-tool-use")
+	if d, reason := decision(t, out); code != 0 || d != "deny" || !strings.Contains(reason, "CONTEXT OVERFLOW") {
+		t.Fatalf("overflowed, huge call: exit %d, %s %q", code, d, reason)
 	}
 }
