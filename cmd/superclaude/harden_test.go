@@ -171,3 +171,22 @@ func TestAttackOversizedPreToolUsePayloadSkipsNoGuard(t *testing.T) {
 		t.Fatalf("overflowed, huge call: exit %d, %s %q", code, d, reason)
 	}
 }
+
+// Regression, end to end: escapes written into a state file (a pane id, a
+// phase) and into the event log reach neither +status, +session list nor
+// +why.
+func TestAttackEscapesInStateReachNeitherStatusNorWhy(t *testing.T) {
+	dir := t.TempDir()
+	sessions := filepath.Join(dir, "sessions")
+	os.MkdirAll(filepath.Join(sessions, "s"), 0o700)
+	os.WriteFile(filepath.Join(sessions, "s", ".state.json"), []byte(`{"pid":0,"lifecycle":"active","startedAt":"2026-02-07T14:30:00Z",`+
+		`"fleetPaneId":"f:w:\u001b]0;pwned\u0007p","currentPhase":"\u001b[2J"}`), 0o600)
+	os.WriteFile(filepath.Join(sessions, ".events.jsonl"), []byte(`{"time":"2026-02-07T14:30:00Z","session":"s","actor":"x\u001b[8m","kind":"transition","reason":"\u001b]52;c;eA==\u0007","changes":{"currentPhase":["a","\u001b[2J"]}}`+"\n"), 0o600)
+	env := []string{"SUPERCLAUDE_SESSIONS_DIR=" + sessions, "SUPERCLAUDE_STATE_DIR=" + filepath.Join(dir, "state")}
+	for _, args := range [][]string{{"+status"}, {"+session", "list"}, {"+why", "s"}} {
+		out, errOut, code := runFor(t, 30*time.Second, dir, env, "", args...)
+		if code != 0 || strings.ContainsAny(out+errOut, "\x1b\x07") {
+			t.Errorf("%s: exit %d, %q %q", strings.Join(args, " "), code, out, errOut)
+		}
+	}
+}
