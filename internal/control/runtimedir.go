@@ -153,10 +153,11 @@ func SocketPath(pid int) (string, error) {
 	return filepath.Join(dir, name), nil
 }
 
-// RuntimeEntries returns every existing entry called name in this user's
-// private runtime directories, in the order a supervisor would have chosen
-// them. It creates nothing, and skips directories that are not private.
-func RuntimeEntries(name string) []string {
+// RuntimeDirs returns this user's existing private runtime directories,
+// in the order a supervisor would have chosen them, the fallbacks of any
+// process included. It creates nothing, and leaves out directories that
+// are not private.
+func RuntimeDirs() []string {
 	var dirs []string
 	for i, base := range []string{os.TempDir(), "/tmp"} {
 		dirs = append(dirs, preferredDirs(base, i == 0)...)
@@ -170,9 +171,18 @@ func RuntimeEntries(name string) []string {
 			continue
 		}
 		seen[d] = true
-		if _, err := checkPrivate(d); err != nil {
-			continue
+		if _, err := checkPrivate(d); err == nil {
+			out = append(out, d)
 		}
+	}
+	return out
+}
+
+// RuntimeEntries returns every existing entry called name in the
+// directories of RuntimeDirs.
+func RuntimeEntries(name string) []string {
+	var out []string
+	for _, d := range RuntimeDirs() {
 		if _, err := os.Lstat(filepath.Join(d, name)); err == nil {
 			out = append(out, filepath.Join(d, name))
 		}

@@ -24,7 +24,7 @@ var layer = map[string]int{
 	"internal/control": 1,
 	"state":            1,
 	"child":            1,
-	"watchdog":         1,
+	"watchdog":         2,
 
 	"internal/claude": 2,
 	"internal/cli":    2,
