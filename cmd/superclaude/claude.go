@@ -263,12 +263,12 @@ func logFile(sess *state.Session, flag string) string {
 
 // socketOf returns where the supervisor owner listens: the socket the
 // environment names when owner is the environment's own supervisor, else
-// the path its runtime directory gives it.
+// the socket control.FindSocket finds for it in the runtime directories.
 func socketOf(owner proc.Identity) (string, error) {
 	if sup, err := config.Supervisor(); err == nil && sup == owner {
 		if sock := os.Getenv(config.EnvSocket); sock != "" {
 			return sock, nil
 		}
 	}
-	return control.SocketPath(owner.PID)
+	return control.FindSocket(owner.PID)
 }
