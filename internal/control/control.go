@@ -2,9 +2,12 @@
 // may talk to it, and what is said on it.
 //
 // The socket is a unix socket in a per-user runtime directory of mode 0700
-// that the user owns (refused otherwise, so nobody else can plant one).
-// Every connection's peer credentials are checked: only the same user is
-// answered. A client checks the other way too: the process serving the
+// that the user owns; a candidate directory that is not (another user made
+// it, or put a link there) is passed over for a private one, so nobody can
+// plant a socket or stop a start (see runtimedir.go). Every connection's
+// peer credentials are checked: only the same user is answered, and each
+// connection is bounded in time and size; a failed accept is waited out,
+// never fatal (accept.go). A client checks the other way too: the process serving the
 // socket must be the supervisor named by its environment, PID and start
 // time, so that a restart request reaches only the supervisor it belongs to
 // (seed 003, bug 3: restart theft across panes).
