@@ -492,3 +492,53 @@ func TestAttackSymlinkedSessionLogIsNotAppendedTo(t *testing.T) {
 		t.Fatalf("log = %q", b)
 	}
 }
+
+// The supervisor writes the dehydrated context into the session directory:
+// no link on the way may carry it elsewhere, and a link in the file's place
+// is replaced, not written through.
+func TestAttackWriteFileInASessionFollowsNoLink(t *testing.T) {
+	s := newStore(t)
+	out := newOutside(t)
+	if _, err := s.Activate("a", "x", Caller{}); err != nil {
+		t.Fatal(err)
+	}
+	os.Symlink(out.dir, filepath.Join(s.Root, "linked"))
+	if err := s.WriteFile(filepath.Join(s.Root, "linked", "DEHYDRATED_CONTEXT.md"), []byte("ctx")); !errors.Is(err, ErrUnsafePath) {
+		t.Fatalf("WriteFile through a linked directory: %v", err)
+	}
+	victim := filepath.Join(out.dir, "victim")
+	os.WriteFile(victim, []byte("orig"), 0o600)
+	file := filepath.Join(s.Root, "a", "DEHYDRATED_CONTEXT.md")
+	os.Symlink(victim, file)
+	if err := s.WriteFile(file, []byte("ctx")); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(victim); string(b) != "orig" {
+		t.Fatalf("written through the link: %q", b)
+	}
+	if fi, err := os.Lstat(file); err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("the file: %v %v", fi, err)
+	}
+	if b, _ := os.ReadFile(file); string(b) != "ctx" {
+		t.Fatalf("content %q", b)
+	}
+	if err := s.WriteFile(filepath.Join(t.TempDir(), "x"), []byte("ctx")); err == nil {
+		t.Fatal("WriteFile outside the root succeeded")
+	}
+	out.untouched2(victim)
+}
+
+// untouched2 is untouched, allowing the listed files of the test's own.
+func (o outside) untouched2(allowed ...string) {
+	o.t.Helper()
+	ok := map[string]bool{}
+	for _, a := range allowed {
+		ok[a] = true
+	}
+	filepath.WalkDir(o.dir, func(p string, d fs.DirEntry, err error) error {
+		if p != o.dir && !ok[p] {
+			o.t.Errorf("written outside the sessions root: %s", p)
+		}
+		return nil
+	})
+}

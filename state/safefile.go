@@ -613,3 +613,18 @@ func (s *Store) AppendFile(path string, data []byte) error {
 	defer d.close()
 	return d.appendLine(name, data)
 }
+
+// WriteFile replaces the file at path, inside the sessions root, with data
+// (mode 0600): through a new file beside it and a rename, fsynced, so that
+// a reader sees the old content or the new. The path is reached without
+// following a link; a link or FIFO in the file's own place is replaced by
+// the rename, never written through. For the files superclaude writes into
+// a session directory besides the state (the dehydrated context).
+func (s *Store) WriteFile(path string, data []byte) error {
+	d, name, err := s.tree().at(filepath.Clean(path), false)
+	if err != nil {
+		return err
+	}
+	defer d.close()
+	return d.writeAtomic(name, data, true)
+}
