@@ -10,11 +10,21 @@
 // two writers never lose each other's changes (race R5 of the seeds, where
 // jq read-modify-write did).
 //
+// Nothing under a sessions root is reached through a link: every path is
+// walked from the root with openat and O_NOFOLLOW (safefile.go), files are
+// opened without blocking and used only when they are regular files, and a
+// state file is at most [MaxStateSize]. A cloned repository's
+// sessions/x -> /elsewhere or sessions/.events.jsonl -> ~/.bashrc, or a
+// FIFO in place of a state file, is refused or kept aside, never followed,
+// written through or waited on.
+//
 // Fields this package does not know survive every write, so tools that add
 // their own keys keep them. A file that fails to parse or validate is never
 // overwritten or deleted: [Store.Update] moves it aside as
 // .state.json.corrupt-<time> and returns an [*Error] naming the file and the
-// field, and readers skip it with the same error.
+// field, and readers skip it with the same error. So is a state file that
+// is too big, a link or a FIFO: the link is moved as a link (its target
+// untouched), the FIFO as a FIFO.
 //
 // Lookup (which session belongs to this pane, or to this supervisor) goes
 // through a small index under <root>/.index: one file per pane and per

@@ -5,10 +5,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // EventsFile is the append-only event log under the sessions root.
@@ -43,11 +47,18 @@ type Event struct {
 
 func (s *Store) eventsPath() string { return filepath.Join(s.Root, EventsFile) }
 
-// Append writes ev to the event log as one line. The file is opened with
-// O_APPEND and the line written with one write, so lines from concurrent
-// processes never interleave. Time, Actor and PID are filled in when empty.
-// An event log that cannot be written never fails the caller's work; the
-// error is returned for the caller to log.
+// Append writes ev to the event log as one whole line (see
+// [dirRef.appendLine]: lines from concurrent processes never interleave,
+// and a line cut short by a full disk never glues onto the next). Time,
+// Actor and PID are filled in when empty. An event log that cannot be
+// written never fails the caller's work; the error is returned for the
+// caller to log.
+//
+// The log is never reached through a link: the text of an event comes
+// from the state, and sessions/.events.jsonl -> ~/.bashrc would otherwise
+// append it to a file a shell runs. A link or anything but a regular file
+// where the log goes is moved aside as .events.jsonl.corrupt-<time>
+// (never deleted: see [Store.keepAside]) and a new log started.
 func (s *Store) Append(ev Event) error {
 	if ev.Time.IsZero() {
 		ev.Time = s.now()
@@ -64,45 +75,77 @@ func (s *Store) Append(ev Event) error {
 		return err
 	}
 	line = append(line, '\n')
-	if err := os.MkdirAll(s.Root, 0o700); err != nil {
+	if err := s.tree().makeBase(); err != nil {
 		return err
 	}
 	s.rotateEvents()
-	f, err := os.OpenFile(s.eventsPath(), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	root, err := s.tree().open()
 	if err != nil {
 		return err
 	}
-	_, err = f.Write(line)
-	if cerr := f.Close(); err == nil {
-		err = cerr
+	defer root.close()
+	err = root.appendLine(EventsFile, line)
+	if errors.Is(err, ErrUnsafePath) {
+		// Under the log's lock, so that two writers never both move
+		// things aside (the second would move the first's new log).
+		l, lerr := s.lockEvents()
+		if lerr != nil {
+			return errors.Join(err, lerr)
+		}
+		defer l.Unlock()
+		if ft, serr := root.lstat(EventsFile); serr == nil && ft != unix.S_IFREG {
+			if _, kerr := s.keepAside(root, EventsFile); kerr != nil {
+				return errors.Join(err, kerr)
+			}
+		}
+		err = root.appendLine(EventsFile, line)
 	}
 	return err
 }
 
+// lockEvents locks the event log's own lock file. Not the index lock: an
+// Update that moves a pane holds that one while it records its
+// transitions, and flock(2) locks taken twice in one process (on two
+// descriptors) wait for each other for ever.
+func (s *Store) lockEvents() (*fileLock, error) {
+	return s.tree().lockFile(s.eventsPath() + ".lock")
+}
+
 // rotateEvents moves a full event log aside. The size check is one stat;
-// the rotation itself happens under the index lock, so that two writers
+// the rotation itself happens under the log's lock, so that two writers
 // never both rotate (the second would throw the first's .1 away).
 func (s *Store) rotateEvents() {
-	if fi, err := os.Stat(s.eventsPath()); err != nil || fi.Size() < MaxEventsSize {
+	if size, err := s.tree().fileSize(s.eventsPath()); err != nil || size < MaxEventsSize {
 		return
 	}
-	l, err := s.index.lock()
+	l, err := s.lockEvents()
 	if err != nil {
 		return
 	}
 	defer l.Unlock()
-	if fi, err := os.Stat(s.eventsPath()); err == nil && fi.Size() >= MaxEventsSize {
-		os.Rename(s.eventsPath(), s.eventsPath()+".1")
+	if size, err := s.tree().fileSize(s.eventsPath()); err == nil && size >= MaxEventsSize {
+		s.tree().renameFile(s.eventsPath(), s.eventsPath()+".1")
 	}
 }
 
+// maxEventLine bounds one line of the event log as read back; longer lines
+// are skipped. maxEventsRead bounds how much of one log file is read: only
+// its tail, when it is larger (rotation keeps it far smaller, unless
+// something else wrote it).
+const (
+	maxEventLine  = 1 << 20
+	maxEventsRead = 64 << 20
+)
+
 // Events returns the logged events of one session (all sessions when
 // session is empty), oldest first, from the rotated log and the current
-// one. Lines that do not parse are skipped.
+// one. Lines that do not parse, or are longer than a line can be, are
+// skipped. The files are opened read-only, links never followed: a link
+// or a FIFO where a log goes is an error naming it.
 func (s *Store) Events(session string) ([]Event, error) {
 	var out []Event
 	for _, path := range []string{s.eventsPath() + ".1", s.eventsPath()} {
-		evs, err := readEvents(path, session)
+		evs, err := s.readEvents(path, session)
 		if err != nil {
 			return nil, err
 		}
@@ -111,33 +154,69 @@ func (s *Store) Events(session string) ([]Event, error) {
 	return out, nil
 }
 
-func readEvents(path, session string) ([]Event, error) {
-	f, err := os.Open(path)
+func (s *Store) readEvents(path, session string) ([]Event, error) {
+	f, size, err := s.tree().openRead(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("event log: %w", err)
 	}
 	defer f.Close()
+	skipFirst := false
+	if size > maxEventsRead {
+		if _, err := f.Seek(size-maxEventsRead, io.SeekStart); err != nil {
+			return nil, err
+		}
+		skipFirst = true // the tail starts mid-line
+	}
 	var out []Event
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 64*1024), 4*1024*1024)
 	needle := []byte(`"session":` + quote(session))
-	for sc.Scan() {
-		line := sc.Bytes()
+	err = eachLine(f, maxEventLine, func(line []byte) {
+		if skipFirst {
+			skipFirst = false
+			return
+		}
 		if session != "" && !bytes.Contains(line, needle) {
-			continue
+			return
 		}
 		var ev Event
 		if json.Unmarshal(line, &ev) != nil {
-			continue
+			return
 		}
 		if session == "" || ev.Session == session {
 			out = append(out, ev)
 		}
+	})
+	return out, err
+}
+
+// eachLine calls fn with every line of r (without its newline; the last
+// one even without a newline), skipping lines longer than max bytes.
+func eachLine(r io.Reader, max int, fn func([]byte)) error {
+	br := bufio.NewReaderSize(r, 64<<10)
+	var line []byte
+	tooLong := false
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if !tooLong {
+			line = append(line, chunk...)
+			tooLong = len(line) > max+1
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if !tooLong && len(line) > 0 {
+			fn(bytes.TrimSuffix(line, []byte{'\n'}))
+		}
+		line, tooLong = line[:0], false
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
 	}
-	return out, sc.Err()
 }
 
 func quote(s string) string {

@@ -5,13 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
-
-	"github.com/gofrs/flock"
 
 	"github.com/superclaude/superclaude/internal/proc"
 )
@@ -63,21 +60,12 @@ func (x *Index) path(parts ...string) string {
 	return filepath.Join(append([]string{x.Dir}, parts...)...)
 }
 
-func (x *Index) ensure(kinds ...string) error {
-	for _, k := range kinds {
-		if err := os.MkdirAll(x.path(k), 0o700); err != nil {
-			return fmt.Errorf("session index: %w", err)
-		}
-	}
-	return nil
-}
-
-func (x *Index) lock() (*flock.Flock, error) {
-	if err := os.MkdirAll(x.Dir, 0o700); err != nil {
+func (x *Index) lock() (*fileLock, error) {
+	if err := x.tree().makeBase(); err != nil {
 		return nil, fmt.Errorf("session index: %w", err)
 	}
-	l := flock.New(x.path("lock"), flock.SetPermissions(0o600))
-	if err := l.Lock(); err != nil {
+	l, err := x.tree().lockFile(x.path("lock"))
+	if err != nil {
 		return nil, fmt.Errorf("lock the session index: %w", err)
 	}
 	return l, nil
@@ -93,7 +81,7 @@ func entryName(kind, key string) string {
 // get returns the session directory an entry names. Entries of an older
 // layout (a bare name) or anything not an absolute path are misses.
 func (x *Index) get(kind, key string) (string, bool) {
-	b, err := os.ReadFile(x.path(kind, entryName(kind, key)))
+	b, err := x.tree().readFile(x.path(kind, entryName(kind, key)), maxSmallFile, "an index entry")
 	if err != nil {
 		return "", false
 	}
@@ -105,44 +93,38 @@ func (x *Index) get(kind, key string) (string, bool) {
 }
 
 func (x *Index) set(kind, key, dir string) error {
-	if err := x.ensure(kind); err != nil {
-		return err
-	}
-	return writeFileAtomicNoSync(x.path(kind), entryName(kind, key), []byte(dir+"\n"))
+	return x.tree().writeFileAtomicNoSync(x.path(kind), entryName(kind, key), []byte(dir+"\n"))
 }
 
 // del removes an entry if it still names dir.
 func (x *Index) del(kind, key, dir string) {
 	if got, ok := x.get(kind, key); ok && got == dir {
-		os.Remove(x.path(kind, entryName(kind, key)))
+		x.tree().removeFile(x.path(kind, entryName(kind, key)))
 	}
 }
 
 // register records root as a sessions root, once.
 func (x *Index) register(root string) error {
 	name := entryName(kindRoot, root)
-	if _, err := os.Stat(x.path(kindRoot, name)); err == nil {
+	if x.tree().exists(x.path(kindRoot, name)) {
 		return nil
 	}
-	if err := x.ensure(kindRoot); err != nil {
-		return err
-	}
-	return writeFileAtomicNoSync(x.path(kindRoot), name, []byte(root+"\n"))
+	return x.tree().writeFileAtomicNoSync(x.path(kindRoot), name, []byte(root+"\n"))
 }
 
 // Roots lists the sessions roots the index knows, whether or not they
 // still exist.
 func (x *Index) Roots() []string {
-	files, err := os.ReadDir(x.path(kindRoot))
+	files, err := x.tree().readDirNames(x.path(kindRoot))
 	if err != nil {
 		return nil
 	}
 	var out []string
 	for _, f := range files {
-		if strings.HasPrefix(f.Name(), ".") {
+		if strings.HasPrefix(f, ".") {
 			continue
 		}
-		b, err := os.ReadFile(x.path(kindRoot, f.Name()))
+		b, err := x.tree().readFile(x.path(kindRoot, f), maxSmallFile, "an index entry")
 		if err != nil {
 			continue
 		}
@@ -177,7 +159,7 @@ type built struct {
 
 func (x *Index) readBuilt() built {
 	var b built
-	if data, err := os.ReadFile(x.path("built")); err == nil {
+	if data, err := x.tree().readFile(x.path("built"), maxSmallFile, "an index file"); err == nil {
 		json.Unmarshal(data, &b)
 	}
 	if b.Roots == nil {
@@ -188,11 +170,11 @@ func (x *Index) readBuilt() built {
 
 func (x *Index) writeBuilt(b built) {
 	data, _ := json.Marshal(b)
-	writeFileAtomicNoSync(x.Dir, "built", data)
+	x.tree().writeFileAtomicNoSync(x.Dir, "built", data)
 }
 
 func rootMtime(root string) (int64, bool) {
-	fi, err := os.Stat(root)
+	fi, err := rootInfo(root)
 	if err != nil {
 		return 0, false
 	}
@@ -297,7 +279,7 @@ func (s *Store) Reindex() error {
 	}
 	defer l.Unlock()
 	roots := x.Roots()
-	if _, err := os.Stat(s.Root); err == nil {
+	if _, err := rootInfo(s.Root); err == nil {
 		roots = append(roots, s.Root)
 		x.register(s.Root)
 	}
@@ -348,12 +330,12 @@ func (s *Store) Reindex() error {
 				return err
 			}
 		}
-		files, _ := os.ReadDir(x.path(kind))
+		files, _ := x.tree().readDirNames(x.path(kind))
 		for _, f := range files {
-			if keep[f.Name()] || strings.HasPrefix(f.Name(), ".") {
+			if keep[f] || strings.HasPrefix(f, ".") {
 				continue
 			}
-			os.Remove(x.path(kind, f.Name()))
+			x.tree().removeFile(x.path(kind, f))
 		}
 	}
 	x.writeBuilt(b)
@@ -474,25 +456,4 @@ func (s *Store) Mine(owner proc.Identity, pane string) (*Session, error) {
 		return nil, ErrNotFound
 	}
 	return sess, nil
-}
-
-// writeFileAtomicNoSync replaces dir/base by rename without fsync: for the
-// index, a cache that is rebuilt from the state files when lost.
-func writeFileAtomicNoSync(dir, base string, data []byte) error {
-	f, err := os.CreateTemp(dir, ".tmp-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, filepath.Join(dir, base))
-	}
-	if err != nil {
-		os.Remove(tmp)
-	}
-	return err
 }

@@ -1,7 +1,6 @@
 package state
 
 import (
-	"os"
 	"strings"
 
 	"github.com/superclaude/superclaude/internal/proc"
@@ -21,15 +20,12 @@ func (s *Store) Lease(id string, owner proc.Identity) (proc.Identity, bool, erro
 		return proc.Identity{}, false, err
 	}
 	defer l.Unlock()
-	if err := x.ensure(kindLease); err != nil {
-		return proc.Identity{}, false, err
-	}
 	name := entryName(kindLease, id)
-	if b, err := os.ReadFile(x.path(kindLease, name)); err == nil {
+	if b, err := x.tree().readFile(x.path(kindLease, name), maxSmallFile, "a lease"); err == nil {
 		holder, perr := proc.Parse(strings.TrimSpace(string(b)))
 		if perr == nil && holder != owner && holder.PID != owner.PID && proc.Alive(holder) {
 			return holder, false, nil
 		}
 	}
-	return owner, true, writeFileAtomicNoSync(x.path(kindLease), name, []byte(owner.String()+"\n"))
+	return owner, true, x.tree().writeFileAtomicNoSync(x.path(kindLease), name, []byte(owner.String()+"\n"))
 }

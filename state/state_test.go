@@ -22,6 +22,10 @@ func TestMain(m *testing.M) {
 		incrementHelper()
 		return
 	}
+	if os.Getenv("STATE_TEST_HELPER") == "list" {
+		listHelper()
+		return
+	}
 	os.Exit(m.Run())
 }
 

@@ -10,8 +10,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
-
-	"github.com/gofrs/flock"
 )
 
 // File names inside a session directory.
@@ -92,7 +90,7 @@ func OpenExistingIn(root, indexDir string) (*Store, error) {
 }
 
 func isDir(root string) error {
-	fi, err := os.Stat(root)
+	fi, err := rootInfo(root)
 	if err != nil {
 		return err
 	}
@@ -175,20 +173,33 @@ var ErrNoChange = errors.New("no change")
 // ErrNoSession reports that a session has no state file.
 var ErrNoSession = errors.New("no such session")
 
+// stateWhat names a state file in size-limit messages.
+const stateWhat = "a state file"
+
 // Load reads and validates the named session's state without locking:
 // writers replace the file by rename, so a read sees a whole file. A bad
-// file is reported as [*Error] and left where it is.
+// file — corrupt, over [MaxStateSize], a link, a FIFO — is reported as
+// [*Error] and left where it is; a session directory that is a link is
+// refused with [ErrUnsafePath].
 func (s *Store) Load(name string) (*State, error) {
 	path, err := s.Path(name)
 	if err != nil {
 		return nil, err
 	}
-	data, err := os.ReadFile(path)
+	d, err := s.tree().openDir(false, name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("session %s: %w", name, ErrNoSession)
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer d.close()
+	data, err := d.readFile(StateFile, MaxStateSize, stateWhat)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("session %s: %w", name, ErrNoSession)
 		}
-		return nil, err
+		return nil, asStateError(s.rel(path), err)
 	}
 	st, err := Parse(data, s.now())
 	if err != nil {
@@ -197,14 +208,14 @@ func (s *Store) Load(name string) (*State, error) {
 	return st, nil
 }
 
-// Exists reports whether the named session has a state file.
+// Exists reports whether the named session has a state file (of any kind:
+// a FIFO there is for Update to move aside). Links are not followed.
 func (s *Store) Exists(name string) bool {
 	path, err := s.Path(name)
 	if err != nil {
 		return false
 	}
-	_, err = os.Stat(path)
-	return err == nil
+	return s.tree().exists(path)
 }
 
 // rel shortens path for messages: relative to the working directory when
@@ -241,24 +252,38 @@ func (s *Store) Update(name, reason string, fn func(*State) error) (*State, erro
 	// ours and indexTouch records it (below, once the entries are in).
 	var mtime int64
 	created, rootFresh := false, false
-	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
-		if err := os.MkdirAll(s.Root, 0o700); err != nil {
+	if !s.tree().exists(dir) {
+		if err := s.tree().makeBase(); err != nil {
 			return nil, fmt.Errorf("sessions directory: %w", err)
 		}
+	}
+	root, err := s.tree().open()
+	if err != nil {
+		return nil, err
+	}
+	defer root.close()
+	if _, err := root.lstat(name); errors.Is(err, fs.ErrNotExist) {
 		mtime, rootFresh = s.index.rootFresh(s.Root)
-		if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+		if err := root.mkdir(name); err != nil && !errors.Is(err, fs.ErrExist) {
 			return nil, fmt.Errorf("session directory: %w", err)
 		}
 		created = true
 	}
-	lock := flock.New(filepath.Join(dir, lockFile), flock.SetPermissions(0o600))
-	if err := lock.Lock(); err != nil {
-		return nil, fmt.Errorf("lock %s: %w", s.rel(lock.Path()), err)
+	// Everything below works on this descriptor: a link at the session's
+	// name is refused, and one swapped in later is never seen.
+	sd, err := root.child(name, false)
+	if err != nil {
+		return nil, err
+	}
+	defer sd.close()
+	lock, err := sd.lock(lockFile)
+	if err != nil {
+		return nil, fmt.Errorf("lock: %w", err)
 	}
 	defer lock.Unlock()
 
 	path := filepath.Join(dir, StateFile)
-	cur, err := s.readLocked(path)
+	cur, err := s.readLocked(sd, path)
 	if err != nil {
 		return nil, err
 	}
@@ -275,6 +300,10 @@ func (s *Store) Update(name, reason string, fn func(*State) error) (*State, erro
 	data, err := cur.MarshalJSON()
 	if err != nil {
 		return nil, err
+	}
+	if len(data) > MaxStateSize {
+		return nil, fmt.Errorf("refusing to write %s: the state would be %d bytes, over the %s limit for %s",
+			s.rel(path), len(data), sizeText(MaxStateSize), stateWhat)
 	}
 
 	// A write that moves the session's pane or PID holds the index lock
@@ -303,7 +332,7 @@ func (s *Store) Update(name, reason string, fn func(*State) error) (*State, erro
 			testHookIndexed()
 		}
 	}
-	if err := writeFileAtomic(dir, StateFile, data); err != nil {
+	if err := sd.writeAtomic(StateFile, data, true); err != nil {
 		return nil, fmt.Errorf("write %s: %w", s.rel(path), err)
 	}
 	s.stats.Writes.Add(1)
@@ -320,89 +349,39 @@ func (s *Store) Update(name, reason string, fn func(*State) error) (*State, erro
 // and its file: the window the index lock must close.
 var testHookIndexed func()
 
-// readLocked reads the state file for Update. A bad file is moved aside.
-func (s *Store) readLocked(path string) (*State, error) {
-	data, err := os.ReadFile(path)
+// readLocked reads the state file in the session directory d for Update.
+// A bad file — corrupt, oversized, or not a regular file at all — is moved
+// aside, never overwritten.
+func (s *Store) readLocked(d *dirRef, path string) (*State, error) {
+	data, err := d.readFile(StateFile, MaxStateSize, stateWhat)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &State{}, nil
 	}
-	if err != nil {
+	var perr error
+	switch {
+	case errors.Is(err, ErrUnsafePath) || errors.Is(err, ErrTooLarge):
+		perr = asStateError(s.rel(path), err)
+	case err != nil:
 		return nil, err
-	}
-	st, perr := Parse(data, s.now())
-	if perr == nil {
-		return st, nil
+	default:
+		st, err := Parse(data, s.now())
+		if err == nil {
+			return st, nil
+		}
+		perr = err
 	}
 	e := asError(s.rel(path), perr).(*Error)
-	kept, err := s.quarantine(path)
+	kept, err := s.keepAside(d, StateFile)
 	if err != nil {
 		return nil, fmt.Errorf("%v; moving it aside failed: %w", e, err)
 	}
-	e.KeptAs = s.rel(kept)
+	e.KeptAs = kept
 	s.Append(Event{
 		Session: filepath.Base(filepath.Dir(path)),
 		Kind:    "quarantine",
 		Reason:  e.Error(),
 	})
 	return nil, e
-}
-
-// quarantine renames a bad state file to .state.json.corrupt-<time>. Rename
-// keeps every byte; nothing is ever deleted.
-func (s *Store) quarantine(path string) (string, error) {
-	base := path + CorruptSuffix + s.now().UTC().Format("20060102T150405.000000000Z")
-	target := base
-	for i := 1; ; i++ {
-		if _, err := os.Lstat(target); errors.Is(err, fs.ErrNotExist) {
-			break
-		}
-		target = fmt.Sprintf("%s.%d", base, i)
-	}
-	return target, os.Rename(path, target)
-}
-
-// writeFileAtomic writes data to dir/base through a temporary file in the
-// same directory: write, fsync, rename, fsync the directory. Readers see
-// the old content or the new, never part of either.
-func writeFileAtomic(dir, base string, data []byte) (err error) {
-	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			os.Remove(tmp)
-		}
-	}()
-	if err = f.Chmod(0o600); err != nil {
-		f.Close()
-		return err
-	}
-	if _, err = f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	if err = os.Rename(tmp, filepath.Join(dir, base)); err != nil {
-		return err
-	}
-	return syncDir(dir)
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
 }
 
 // Update runs [Store.Update] on the session directory dir, whose parent is
@@ -431,7 +410,7 @@ type Session struct {
 
 // Names lists the session directories under the root, sorted.
 func (s *Store) Names() ([]string, error) {
-	entries, err := os.ReadDir(s.Root)
+	entries, err := s.readRoot()
 	if err != nil {
 		return nil, err
 	}

@@ -40,33 +40,11 @@ func (s *Supervisor) dehydrate(sess *state.Session, arg, transcript, why string)
 	if err != nil {
 		s.log.Warn("reading the transcript for the dehydrated context", "transcript", transcript, "err", err)
 	}
-	if err := writeFile(sess.Dir, DehydratedFile, text); err != nil {
+	if err := sess.Store.WriteFile(path, text); err != nil {
 		s.log.Warn("writing the dehydrated context", "file", path, "err", err)
 		return
 	}
 	s.log.Info("wrote the dehydrated context", "file", path, "bytes", len(text), "why", why)
-}
-
-// writeFile replaces dir/name with data through a temporary file in dir
-// and a rename: a reader sees the old file or the new one. A symlink in
-// name's place is replaced, never followed.
-func writeFile(dir, name string, data []byte) error {
-	f, err := os.CreateTemp(dir, "."+name+".tmp-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, filepath.Join(dir, name))
-	}
-	if err != nil {
-		os.Remove(tmp)
-	}
-	return err
 }
 
 // overdue reports whether the supervisor must dehydrate for an agent that

@@ -22,6 +22,8 @@ func TestMain(m *testing.M) {
 	case "sleep":
 		os.Stdout.WriteString("ready\n")
 		time.Sleep(time.Hour)
+	case "fake-supervisor":
+		fakeSupervisor()
 	}
 	os.Exit(m.Run())
 }

@@ -151,7 +151,7 @@ func hookCommand() *cobra.Command {
 		Args:      cobra.ExactArgs(1),
 		ValidArgs: []string{"pre-tool-use", "user-prompt-submit", "pre-compact", "session-start", "stop-failure"},
 		RunE: func(c *cobra.Command, args []string) error {
-			code := runHook(args[0], readPayload(c.InOrStdin()), c.OutOrStdout(), c.ErrOrStderr())
+			code := runHook(args[0], claude.ReadHookInput(c.InOrStdin()), c.OutOrStdout(), c.ErrOrStderr())
 			if code != 0 {
 				return exitCode(code)
 			}
@@ -223,15 +223,7 @@ func logCommand() *cobra.Command {
 				return fmt.Errorf("+log: no session for this agent: %w", err)
 			}
 			path := logFile(sess, file)
-			f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
-			if err != nil {
-				return err
-			}
-			_, err = fmt.Fprintf(f, "\n## %s\n\n%s\n", state.FormatTime(time.Now()), text)
-			if cerr := f.Close(); err == nil {
-				err = cerr
-			}
-			if err != nil {
+			if err := sess.Store.AppendFile(path, fmt.Appendf(nil, "\n## %s\n\n%s\n", state.FormatTime(time.Now()), text)); err != nil {
 				return err
 			}
 			sess.Store.Update(sess.Name, "", func(st *state.State) error {
@@ -271,12 +263,12 @@ func logFile(sess *state.Session, flag string) string {
 
 // socketOf returns where the supervisor owner listens: the socket the
 // environment names when owner is the environment's own supervisor, else
-// the path its runtime directory gives it.
+// the socket control.FindSocket finds for it in the runtime directories.
 func socketOf(owner proc.Identity) (string, error) {
 	if sup, err := config.Supervisor(); err == nil && sup == owner {
 		if sock := os.Getenv(config.EnvSocket); sock != "" {
 			return sock, nil
 		}
 	}
-	return control.SocketPath(owner.PID)
+	return control.FindSocket(owner.PID)
 }

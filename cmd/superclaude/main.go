@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/superclaude/superclaude/internal/cli"
+	"github.com/superclaude/superclaude/internal/termtext"
 )
 
 // version is set by the linker (make build).
@@ -52,7 +53,8 @@ func run(args []string) int {
 			if errors.As(err, &ec) {
 				return int(ec)
 			}
-			fmt.Fprintln(os.Stderr, "superclaude:", err)
+			// An error can quote a file's content: no escapes to the terminal.
+			fmt.Fprintln(os.Stderr, "superclaude:", termtext.Clean(err.Error()))
 			return 1
 		}
 		return 0

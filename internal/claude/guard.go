@@ -86,13 +86,13 @@ func (p Policy) commands() (session, log []string) {
 	return session, log
 }
 
-// PreToolUse is the guard before every tool call: the session gate, the
+// preToolUse is the guard before every tool call: the session gate, the
 // overflow guard, then the logging heartbeat (seed 000 §6). sess is the
 // session found for the caller, nil when there is none. It returns the
 // answer and the state change to make; the caller makes it under the
 // session's lock and asks again there, so that two concurrent tool calls
 // count twice.
-func PreToolUse(in HookInput, sess *state.State, p Policy) (Answer, Change) {
+func preToolUse(in HookInput, sess *state.State, p Policy) (Answer, Change) {
 	tool := in.Tool()
 	isBash := tool.Name == "Bash"
 	sessionCmds, logCmds := p.commands()

@@ -27,6 +27,9 @@ type HookInput struct {
 	Error                string `json:"error"`
 	ErrorDetails         string `json:"error_details"`
 	LastAssistantMessage string `json:"last_assistant_message"`
+	// Unreadable, when set, says why superclaude could not read the input
+	// (see ReadHookInput); the other fields hold what could be salvaged.
+	Unreadable string `json:"superclaude_unreadable"`
 }
 
 // ParseHookInput reads a hook payload.
@@ -45,8 +48,13 @@ type ToolCall struct {
 	Args     string // Skill
 }
 
-// Tool reads the tool call of a PreToolUse payload.
+// Tool reads the tool call of a PreToolUse payload. The call of an
+// unreadable input is no tool at all: nothing that depends on what the
+// call is (an exemption from a guard) can be granted unread.
 func (in HookInput) Tool() ToolCall {
+	if in.Unreadable != "" {
+		return ToolCall{}
+	}
 	var ti struct {
 		Command  string `json:"command"`
 		FilePath string `json:"file_path"`

@@ -5,6 +5,8 @@ import (
 	"math"
 	"path/filepath"
 	"strings"
+
+	"github.com/superclaude/superclaude/internal/termtext"
 )
 
 // LineInfo is what the status line shows.
@@ -43,7 +45,14 @@ const (
 // Render returns the one status line: session · skill/phase · model · $cost
 // · context %, the context coloured green, yellow from 80 % of the
 // threshold, red at it. color=false (NO_COLOR) leaves the escapes out.
+//
+// Every value is passed through termtext.Clean first: they come from
+// claude's JSON and the state file, and none may carry an escape sequence
+// to the terminal.
 func Render(in LineInfo, color bool) string {
+	for _, f := range []*string{&in.Session, &in.Skill, &in.Phase, &in.Lifecycle, &in.Model, &in.Problem, &in.Target} {
+		*f = termtext.Clean(*f)
+	}
 	paint := func(c, s string) string {
 		if !color || s == "" {
 			return s

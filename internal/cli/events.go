@@ -5,11 +5,14 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/superclaude/superclaude/internal/termtext"
 	"github.com/superclaude/superclaude/state"
 )
 
 // FormatEvent renders one event of the log as a line a person reads:
-// when, who, what happened and why.
+// when, who, what happened and why. The line is passed through
+// termtext.Clean: the event's text comes from the state and from whoever
+// wrote the log, and must not carry an escape sequence or a line break.
 //
 //	2026-11-21 22:22:33  hook pre-tool-use   overflowed: false → true
 //	2026-11-21 22:22:33  supervisor          the agent exited (exit 143, killed by superclaude) → fresh: overflow restart requested
@@ -52,7 +55,7 @@ func FormatEvent(ev state.Event) string {
 			what += ": " + ev.Reason
 		}
 	}
-	return fmt.Sprintf("%s  %-18s  %s", when, ev.Actor, what)
+	return termtext.Clean(fmt.Sprintf("%s  %-18s  %s", when, ev.Actor, what))
 }
 
 func describeChanges(changes map[string][2]any) string {

@@ -4,10 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
 
+	"github.com/superclaude/superclaude/internal/termtext"
 	"github.com/superclaude/superclaude/state"
 )
 
@@ -134,9 +136,18 @@ func WriteTable(w io.Writer, views []SessionView, now time.Time) error {
 		if v.Halted != "" {
 			flags = append(flags, "HALTED")
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d%%\t$%.2f\t%s\t%d\n",
-			v.Name, dash(v.Pane), state, agent, v.Lifecycle, dash(strings.Join(flags, ",")),
-			int(v.ContextUsage*100+0.5), v.CostUSD, Age(v.LastHeartbeat, now), v.Restarts)
+		// Every cell goes through termtext.Clean: values from the state
+		// file must carry no escape sequence to the terminal, and no tab
+		// or newline that breaks the table.
+		cells := []string{
+			v.Name, dash(v.Pane), state, agent, string(v.Lifecycle), dash(strings.Join(flags, ",")),
+			fmt.Sprintf("%d%%", int(v.ContextUsage*100+0.5)), fmt.Sprintf("$%.2f", v.CostUSD),
+			Age(v.LastHeartbeat, now), strconv.Itoa(v.Restarts),
+		}
+		for i, c := range cells {
+			cells[i] = termtext.Clean(c)
+		}
+		fmt.Fprintln(tw, strings.Join(cells, "\t"))
 	}
 	return tw.Flush()
 }

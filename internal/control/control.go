@@ -2,9 +2,12 @@
 // may talk to it, and what is said on it.
 //
 // The socket is a unix socket in a per-user runtime directory of mode 0700
-// that the user owns (refused otherwise, so nobody else can plant one).
-// Every connection's peer credentials are checked: only the same user is
-// answered. A client checks the other way too: the process serving the
+// that the user owns; a candidate directory that is not (another user made
+// it, or put a link there) is passed over for a private one, so nobody can
+// plant a socket or stop a start (see runtimedir.go). Every connection's
+// peer credentials are checked: only the same user is answered, and each
+// connection is bounded in time and size; a failed accept is waited out,
+// never fatal (accept.go). A client checks the other way too: the process serving the
 // socket must be the supervisor named by its environment, PID and start
 // time, so that a restart request reaches only the supervisor it belongs to
 // (seed 003, bug 3: restart theft across panes).
@@ -22,12 +25,8 @@ import (
 	"io/fs"
 	"net"
 	"os"
-	"path/filepath"
-	"strconv"
-	"syscall"
 	"time"
 
-	"github.com/superclaude/superclaude/internal/guard"
 	"github.com/superclaude/superclaude/internal/proc"
 )
 
@@ -72,58 +71,6 @@ type Peer struct {
 // accept, less the terminating NUL.
 const MaxSocketPath = 103
 
-// RuntimeDir returns (creating it) the per-user directory for sockets:
-// $XDG_RUNTIME_DIR/superclaude when that is set, else
-// $TMPDIR/superclaude-<uid>. It must be a real directory owned by this user
-// with no access for anyone else.
-func RuntimeDir() (string, error) {
-	if x := os.Getenv("XDG_RUNTIME_DIR"); x != "" {
-		if fi, err := os.Stat(x); err == nil && fi.IsDir() {
-			return privateDir(filepath.Join(x, "superclaude"))
-		}
-	}
-	return privateDir(filepath.Join(os.TempDir(), "superclaude-"+strconv.Itoa(os.Getuid())))
-}
-
-func privateDir(dir string) (string, error) {
-	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
-		return "", err
-	}
-	fi, err := os.Lstat(dir)
-	if err != nil {
-		return "", err
-	}
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !fi.IsDir() || !ok || int(st.Uid) != os.Getuid() {
-		return "", fmt.Errorf("runtime directory %s is not a directory owned by uid %d", dir, os.Getuid())
-	}
-	if fi.Mode().Perm()&0o077 != 0 {
-		if err := os.Chmod(dir, 0o700); err != nil {
-			return "", err
-		}
-	}
-	return dir, nil
-}
-
-// SocketPath returns the socket path for the supervisor with the given PID,
-// falling back to /tmp when the runtime directory's path is too long for a
-// socket (macOS's $TMPDIR can be).
-func SocketPath(pid int) (string, error) {
-	dir, err := RuntimeDir()
-	if err != nil {
-		return "", err
-	}
-	p := filepath.Join(dir, strconv.Itoa(pid)+".sock")
-	if len(p) <= MaxSocketPath {
-		return p, nil
-	}
-	dir, err = privateDir(filepath.Join("/tmp", "superclaude-"+strconv.Itoa(os.Getuid())))
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(dir, strconv.Itoa(pid)+".sock"), nil
-}
-
 // Listen listens on path, replacing a stale socket left by a supervisor
 // that died. The socket file is 0600.
 func Listen(path string) (*net.UnixListener, error) {
@@ -147,55 +94,6 @@ func Listen(path string) (*net.UnixListener, error) {
 
 // Handler answers one request from a verified peer.
 type Handler func(ctx context.Context, req Request, peer Peer) Response
-
-// Serve answers connections on ln until ctx ends, refusing peers of other
-// users. It closes ln when it returns.
-func Serve(ctx context.Context, ln *net.UnixListener, h Handler) error {
-	guard.Go(func() {
-		<-ctx.Done()
-		ln.Close()
-	})
-	for {
-		conn, err := ln.AcceptUnix()
-		if err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			var ne net.Error
-			if errors.As(err, &ne) && ne.Timeout() {
-				continue
-			}
-			return err
-		}
-		guard.Go(func() { serveConn(ctx, conn, h) })
-	}
-}
-
-func serveConn(ctx context.Context, conn *net.UnixConn, h Handler) {
-	defer conn.Close()
-	conn.SetDeadline(time.Now().Add(30 * time.Second))
-	peer, err := peerOf(conn)
-	if err != nil || peer.UID != os.Getuid() {
-		writeResponse(conn, Response{Error: "permission denied"})
-		return
-	}
-	r := bufio.NewReader(conn)
-	line, err := r.ReadBytes('\n')
-	if err != nil && len(line) == 0 {
-		return
-	}
-	var req Request
-	if err := json.Unmarshal(line, &req); err != nil {
-		writeResponse(conn, Response{Error: "bad request: " + err.Error()})
-		return
-	}
-	writeResponse(conn, h(ctx, req, peer))
-}
-
-func writeResponse(conn net.Conn, resp Response) {
-	b, _ := json.Marshal(resp)
-	conn.Write(append(b, '\n'))
-}
 
 // ErrWrongServer reports that the process serving a socket is not the
 // supervisor the caller expected.

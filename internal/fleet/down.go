@@ -130,7 +130,7 @@ func stopPanes(panes []tmux.PaneInfo, ids map[int]proc.Identity, grace time.Dura
 // to stop — once its agent has finished its turn, unless now; it reports
 // whether the request was taken.
 func askStop(id proc.Identity, now bool) bool {
-	sock, err := control.SocketPath(id.PID)
+	sock, err := control.FindSocket(id.PID)
 	if err != nil {
 		return false
 	}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"os"
 	"strconv"
+
+	"golang.org/x/sys/unix"
 )
 
 // environ reads /proc/<pid>/environ: the environment the process was
@@ -20,4 +22,14 @@ func environ(pid int) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// uidOf returns the real uid a process runs as (the owner of /proc/<pid>),
+// or -1 when it cannot be read.
+func uidOf(pid int) int {
+	var st unix.Stat_t
+	if err := unix.Stat("/proc/"+strconv.Itoa(pid), &st); err != nil {
+		return -1
+	}
+	return int(st.Uid)
 }

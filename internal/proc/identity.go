@@ -98,7 +98,7 @@ func (id Identity) Verify() error {
 }
 
 func (id Identity) matches(live Identity) error {
-	if live.Start != id.Start || (id.Boot != "" && live.Boot != "" && live.Boot != id.Boot) {
+	if live.Start != id.Start || (id.Boot != "" && live.Boot != "" && bootComparable(id.Boot) && live.Boot != id.Boot) {
 		return fmt.Errorf("pid %d started at %d, not %d: %w", id.PID, live.Start, id.Start, ErrReused)
 	}
 	return nil

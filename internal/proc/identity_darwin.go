@@ -3,20 +3,38 @@ package proc
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"sync"
 
 	"golang.org/x/sys/unix"
 )
 
-// macOS has no boot id; the boot time in seconds stands in for it.
+// bootID names this boot: kern.bootsessionuuid, a UUID the kernel makes
+// at boot and keeps until the next. (kern.boottime, used before, is a
+// wall-clock time: it moves when the clock is stepped — NTP after a sleep
+// — and every live supervisor then looked dead to other processes:
+// +status showed it dead, its pane could be claimed and verified kills
+// refused to act.) Without it, Boot is empty and start times alone
+// identify processes.
 var bootID = sync.OnceValue(func() string {
-	tv, err := unix.SysctlTimeval("kern.boottime")
+	id, err := unix.Sysctl("kern.bootsessionuuid")
 	if err != nil {
 		return ""
 	}
-	return strconv.FormatInt(int64(tv.Sec), 10)
+	return id
 })
+
+// bootComparable reports whether a recorded boot identity is of the kind
+// bootID gives: identities recorded by an older superclaude hold the boot
+// time in seconds, which cannot be compared with a UUID (and says nothing
+// reliable anyway), so they are checked by start time alone.
+func bootComparable(recorded string) bool {
+	for _, c := range recorded {
+		if c < '0' || c > '9' {
+			return true
+		}
+	}
+	return false
+}
 
 const szomb = 5 // SZOMB in <sys/proc.h>
 

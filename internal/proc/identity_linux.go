@@ -17,6 +17,10 @@ var bootID = sync.OnceValue(func() string {
 	return strings.TrimSpace(string(b))
 })
 
+// bootComparable reports whether a recorded boot identity can be compared
+// with bootID's: on Linux, always (/proc/sys/kernel/random/boot_id).
+func bootComparable(string) bool { return true }
+
 // stat reads /proc/<pid>/stat.
 func stat(pid int) (Info, error) {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")

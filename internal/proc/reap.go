@@ -2,7 +2,11 @@
 
 package proc
 
-import "golang.org/x/sys/unix"
+import (
+	"strings"
+
+	"golang.org/x/sys/unix"
+)
 
 // ReapOrphans collects every dead child of the calling process except those
 // keep says belong to someone else (an exec.Cmd whose Wait must see the
@@ -32,16 +36,50 @@ func ReapOrphans(keep func(pid int) bool) []int {
 // left the tree by double-forking, so after the agent is gone the marker
 // still finds them. Processes whose environment cannot be read are skipped.
 func FindByEnv(key, value string) ([]Info, error) {
+	marked, err := FindMarked(key)
+	if err != nil {
+		return nil, err
+	}
+	var out []Info
+	for _, m := range marked {
+		if m.Value == value {
+			out = append(out, m.Info)
+		}
+	}
+	return out, nil
+}
+
+// Marked is a process that carries an environment marker, and the
+// marker's value.
+type Marked struct {
+	Info
+	Value string
+}
+
+// FindMarked returns the live processes of the calling user whose
+// environment sets key, each with its value, the caller excepted. Only the
+// caller's own user's processes are considered, whoever the caller is: an
+// environment is anybody's to write, so a marker is evidence only on a
+// process that could have inherited it from one of ours (root can read
+// every process's environment, and would otherwise take another user's
+// forged marker for its own).
+func FindMarked(key string) ([]Marked, error) {
 	snap, err := List()
 	if err != nil {
 		return nil, err
 	}
-	want := key + "=" + value
+	prefix := key + "="
 	self := unix.Getpid()
 	uid := unix.Getuid()
-	var out []Info
+	var out []Marked
 	for _, p := range snap {
-		if p.PID == self || p.Zombie || (p.UID >= 0 && p.UID != uid) {
+		if p.PID == self || p.Zombie {
+			continue
+		}
+		if p.UID < 0 {
+			p.UID = uidOf(p.PID)
+		}
+		if p.UID != uid {
 			continue
 		}
 		env, err := environ(p.PID)
@@ -49,8 +87,8 @@ func FindByEnv(key, value string) ([]Info, error) {
 			continue
 		}
 		for _, kv := range env {
-			if kv == want {
-				out = append(out, p)
+			if v, ok := strings.CutPrefix(kv, prefix); ok {
+				out = append(out, Marked{Info: p, Value: v})
 				break
 			}
 		}

@@ -1,0 +1,39 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/superclaude/superclaude/state"
+)
+
+// Regression: raw escape sequences in a pane id, a lifecycle or any value
+// of the state reached the terminal through +status, +session list and
+// +why.
+func TestAttackEscapesInStateNeverReachStatusOrWhy(t *testing.T) {
+	var b strings.Builder
+	WriteTable(&b, []SessionView{{
+		Name: "s", Pane: "f:w:\x1b]0;pwned\x07p", PID: 1, Lifecycle: state.Lifecycle("active\x1b[2J"),
+		LastHeartbeat: "\x1b[31myesterday",
+	}}, time.Now())
+	if strings.ContainsAny(b.String(), "\x1b\x07") {
+		t.Errorf("table: %q", b.String())
+	}
+	if !strings.Contains(b.String(), "f:w:") {
+		t.Errorf("table lost the pane: %q", b.String())
+	}
+
+	ev := state.Event{
+		Time: time.Now(), Session: "s", Actor: "hook\x1b[8m", Kind: "transition", Reason: "phase \x1b]52;c;eA==\x07x\ny",
+		Changes: map[string][2]any{"currentPhase": {"a", "\x1b[2Jb"}, "fleetPaneId\x1b[1m": {nil, "p"}},
+	}
+	for _, kind := range []string{"transition", "agent-start", "agent-exit", "quarantine", "other\x1b[5m"} {
+		ev.Kind = kind
+		ev.Detail = map[string]any{"pid": "\x1b[31m1", "plan": "\x1b[2J", "exit": "\x1b[1m", "decision": "\x1b[1m"}
+		got := FormatEvent(ev)
+		if strings.ContainsAny(got, "\x1b\x07\n") {
+			t.Errorf("%s: event line %q", kind, got)
+		}
+	}
+}

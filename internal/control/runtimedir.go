@@ -1,0 +1,212 @@
+package control
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"syscall"
+)
+
+// The runtime directory holds a supervisor's control socket and its
+// launch directory. It is the first of these that is a private directory
+// (a real directory, owned by this user, mode 0700):
+//
+//  1. $XDG_RUNTIME_DIR/superclaude, when XDG_RUNTIME_DIR is set;
+//  2. $TMPDIR/superclaude-<uid> (/tmp when TMPDIR is unset);
+//  3. a fresh directory $TMPDIR/superclaude-<uid>-<random> (mkdtemp),
+//     made once per process.
+//
+// The third is for when the second is taken: anyone can create
+// /tmp/superclaude-<uid> for another uid, or put a link or a file there,
+// and that used to stop that user's superclaude from starting. Other
+// processes of the user (+down, a hook run from another shell) find a
+// supervisor's socket with [FindSocket], which looks in every candidate,
+// the random ones included, and trusts only private directories; the
+// supervisor's identity is verified by [Call] in any case.
+
+// uidText is this user's uid as it appears in directory names.
+func uidText() string { return strconv.Itoa(os.Getuid()) }
+
+// preferredDirs lists candidates 1 (with xdg) and 2 for base ($TMPDIR, or
+// /tmp when a socket path must be short).
+func preferredDirs(base string, xdg bool) []string {
+	var out []string
+	if x := os.Getenv("XDG_RUNTIME_DIR"); x != "" && xdg {
+		if fi, err := os.Stat(x); err == nil && fi.IsDir() {
+			out = append(out, filepath.Join(x, "superclaude"))
+		}
+	}
+	return append(out, filepath.Join(base, "superclaude-"+uidText()))
+}
+
+var (
+	fallbackMu sync.Mutex
+	// fallbacks maps a base directory to the private directory made
+	// under it, so that one process uses one (its socket and its launch
+	// directory side by side).
+	fallbacks = map[string]string{}
+)
+
+// forgetFallbacks makes the next RuntimeDir choose afresh, as a new
+// process would (for tests).
+func forgetFallbacks() {
+	fallbackMu.Lock()
+	fallbacks = map[string]string{}
+	fallbackMu.Unlock()
+}
+
+// RuntimeDir returns (creating it) this process's runtime directory: the
+// first private candidate of the list above. It fails only when not even a
+// fresh directory can be made.
+func RuntimeDir() (string, error) { return runtimeDirUnder(os.TempDir(), true) }
+
+func runtimeDirUnder(base string, xdg bool) (string, error) {
+	var errs []error
+	for _, dir := range preferredDirs(base, xdg) {
+		d, err := privateDir(dir)
+		if err == nil {
+			return d, nil
+		}
+		errs = append(errs, err)
+	}
+	fallbackMu.Lock()
+	defer fallbackMu.Unlock()
+	if d, ok := fallbacks[base]; ok {
+		if _, err := checkPrivate(d); err == nil {
+			return d, nil
+		}
+	}
+	d, err := os.MkdirTemp(base, "superclaude-"+uidText()+"-")
+	if err == nil {
+		d, err = privateDir(d)
+	}
+	if err != nil {
+		return "", errors.Join(append(errs, fmt.Errorf("private fallback: %w", err))...)
+	}
+	fallbacks[base] = d
+	return d, nil
+}
+
+// privateDir makes dir (mode 0700) unless it exists, and returns it when
+// it is a private directory, tightening a loose mode of one this user
+// owns.
+func privateDir(dir string) (string, error) {
+	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+		return "", err
+	}
+	fi, err := checkOwned(dir)
+	if err != nil {
+		return "", err
+	}
+	if fi.Mode().Perm()&0o077 != 0 {
+		if err := os.Chmod(dir, 0o700); err != nil {
+			return "", fmt.Errorf("runtime directory %s: %w", dir, err)
+		}
+	}
+	return dir, nil
+}
+
+// checkOwned returns dir's information when it is a directory (not a
+// link to one) owned by this user.
+func checkOwned(dir string) (fs.FileInfo, error) {
+	fi, err := os.Lstat(dir)
+	if err != nil {
+		return nil, err
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !fi.IsDir() || !ok || int(st.Uid) != os.Getuid() {
+		return nil, fmt.Errorf("runtime directory %s is not a directory owned by uid %d", dir, os.Getuid())
+	}
+	return fi, nil
+}
+
+// checkPrivate is checkOwned that also wants no access for anyone else: a
+// reader trusts nothing in a directory others could have written to.
+func checkPrivate(dir string) (fs.FileInfo, error) {
+	fi, err := checkOwned(dir)
+	if err == nil && fi.Mode().Perm()&0o077 != 0 {
+		err = fmt.Errorf("runtime directory %s is open to other users (mode %v)", dir, fi.Mode().Perm())
+	}
+	return fi, err
+}
+
+// SocketPath returns the path a supervisor with the given PID listens on,
+// in its runtime directory; when that path is too long for a socket
+// (macOS's $TMPDIR can make it so), the same choice is made under /tmp.
+func SocketPath(pid int) (string, error) {
+	name := strconv.Itoa(pid) + ".sock"
+	dir, err := RuntimeDir()
+	if err != nil {
+		return "", err
+	}
+	if p := filepath.Join(dir, name); len(p) <= MaxSocketPath {
+		return p, nil
+	}
+	dir, err = runtimeDirUnder("/tmp", false)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, name), nil
+}
+
+// RuntimeDirs returns this user's existing private runtime directories,
+// in the order a supervisor would have chosen them, the fallbacks of any
+// process included. It creates nothing, and leaves out directories that
+// are not private.
+func RuntimeDirs() []string {
+	var dirs []string
+	for i, base := range []string{os.TempDir(), "/tmp"} {
+		dirs = append(dirs, preferredDirs(base, i == 0)...)
+		more, _ := filepath.Glob(filepath.Join(base, "superclaude-"+uidText()+"-*"))
+		dirs = append(dirs, more...)
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, d := range dirs {
+		if seen[d] {
+			continue
+		}
+		seen[d] = true
+		if _, err := checkPrivate(d); err == nil {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// RuntimeEntries returns every existing entry called name in the
+// directories of RuntimeDirs.
+func RuntimeEntries(name string) []string {
+	var out []string
+	for _, d := range RuntimeDirs() {
+		if _, err := os.Lstat(filepath.Join(d, name)); err == nil {
+			out = append(out, filepath.Join(d, name))
+		}
+	}
+	return out
+}
+
+// ErrNoSocket reports that no runtime directory holds a supervisor's
+// socket.
+var ErrNoSocket = errors.New("no control socket found")
+
+// FindSocket returns the control socket of the supervisor with the given
+// PID, for a process other than that supervisor: the first socket of that
+// name, owned by this user, in a private runtime directory. Whoever serves
+// it is still to be verified ([Call] with the supervisor's identity).
+func FindSocket(pid int) (string, error) {
+	for _, p := range RuntimeEntries(strconv.Itoa(pid) + ".sock") {
+		fi, err := os.Lstat(p)
+		if err != nil || fi.Mode()&fs.ModeSocket == 0 {
+			continue
+		}
+		if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) == os.Getuid() {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("supervisor pid %d: %w", pid, ErrNoSocket)
+}

@@ -1,0 +1,108 @@
+package control
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"testing"
+
+	"github.com/superclaude/superclaude/internal/proc"
+)
+
+// Regression: with XDG_RUNTIME_DIR unset, a local user who pre-created
+// /tmp/superclaude-<uid> for another uid (or put a link or a file there)
+// made that user's superclaude refuse to start. It must fall back to a
+// private directory of its own, and other processes of the user (+down,
+// hooks from another shell) must still find the supervisor's socket.
+func TestAttackForeignRuntimeDirDoesNotBlockStart(t *testing.T) {
+	type plant func(t *testing.T, path string)
+	cases := map[string]plant{
+		"symlink": func(t *testing.T, path string) { os.Symlink(t.TempDir(), path) },
+		"file":    func(t *testing.T, path string) { os.WriteFile(path, nil, 0o600) },
+	}
+	if os.Getuid() == 0 {
+		cases["other user's dir"] = func(t *testing.T, path string) {
+			os.Mkdir(path, 0o777)
+			os.Chown(path, 65534, 65534)
+		}
+	}
+	for name, planted := range cases {
+		t.Run(name, func(t *testing.T) {
+			tmp, err := os.MkdirTemp("", "sc-rt-") // short: the socket path must fit
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { os.RemoveAll(tmp) })
+			t.Setenv("XDG_RUNTIME_DIR", "")
+			t.Setenv("TMPDIR", tmp)
+			forgetFallbacks()
+			hijacked := filepath.Join(tmp, "superclaude-"+strconv.Itoa(os.Getuid()))
+			planted(t, hijacked)
+
+			dir, err := RuntimeDir()
+			if err != nil {
+				t.Fatalf("RuntimeDir with %s planted: %v", name, err)
+			}
+			if dir == hijacked {
+				t.Fatalf("RuntimeDir chose the planted %s", hijacked)
+			}
+			fi, err := os.Lstat(dir)
+			st, _ := fi.Sys().(*syscall.Stat_t)
+			if err != nil || !fi.IsDir() || fi.Mode().Perm() != 0o700 || int(st.Uid) != os.Getuid() {
+				t.Fatalf("fallback %s is not a private directory: %v %v", dir, fi.Mode(), err)
+			}
+			if again, _ := RuntimeDir(); again != dir {
+				t.Fatalf("a second RuntimeDir in the same process chose %s, then %s", dir, again)
+			}
+
+			// The supervisor listens there; another process finds it.
+			sock, err := SocketPath(os.Getpid())
+			if err != nil || filepath.Dir(sock) != dir {
+				t.Fatalf("SocketPath = %q, %v", sock, err)
+			}
+			ln, err := Listen(sock)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan struct{})
+			go func() {
+				Serve(ctx, ln, func(context.Context, Request, Peer) Response { return Response{OK: true} })
+				close(done)
+			}()
+			t.Cleanup(func() { cancel(); <-done })
+
+			forgetFallbacks() // as another process would start
+			found, err := FindSocket(os.Getpid())
+			if err != nil || found != sock {
+				t.Fatalf("FindSocket = %q, %v; want %q", found, err, sock)
+			}
+			me, _ := proc.Self()
+			if _, err := Call(context.Background(), found, me, Request{Op: OpPing}); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+func TestFindSocketIgnoresSocketsInOthersDirs(t *testing.T) {
+	tmp, _ := os.MkdirTemp("", "sc-rt-")
+	t.Cleanup(func() { os.RemoveAll(tmp) })
+	t.Setenv("XDG_RUNTIME_DIR", "")
+	t.Setenv("TMPDIR", tmp)
+	// A look-alike fallback directory with loose permissions: anyone
+	// could have put a socket there.
+	loose := filepath.Join(tmp, "superclaude-"+strconv.Itoa(os.Getuid())+"-x")
+	os.Mkdir(loose, 0o700)
+	os.Chmod(loose, 0o777)
+	ln, err := Listen(filepath.Join(loose, "4242.sock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	if p, err := FindSocket(4242); err == nil {
+		t.Fatalf("FindSocket found %s in a directory open to everyone", p)
+	}
+}

@@ -1,0 +1,163 @@
+package watchdog
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/superclaude/superclaude/internal/config"
+	"github.com/superclaude/superclaude/internal/control"
+	"github.com/superclaude/superclaude/internal/proc"
+)
+
+// fakeSupervisor plays a supervisor for TestSweepPredecessors: it makes its
+// control socket and launch directory where a supervisor does, starts a
+// "tool" that leaves the tree as Claude Code's tools do (a new session: sh
+// and a sleep of its own, both carrying the supervisor's marker), prints
+// its identity and the tool's, and waits to be killed.
+func fakeSupervisor() {
+	self, err := proc.Self()
+	if err != nil {
+		panic(err)
+	}
+	sock, err := control.SocketPath(self.PID)
+	if err != nil {
+		panic(err)
+	}
+	if _, err := control.Listen(sock); err != nil {
+		panic(err)
+	}
+	rt, _ := control.RuntimeDir()
+	launch := filepath.Join(rt, strconv.Itoa(self.PID)+".launch")
+	os.MkdirAll(launch, 0o700)
+	os.WriteFile(filepath.Join(launch, "settings.json"), []byte("{}"), 0o600)
+	tool := exec.Command("sh", "-c", "sleep 300 & echo $!; wait")
+	tool.Env = append(os.Environ(), config.EnvSupervisor+"="+self.String())
+	tool.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	out, _ := tool.StdoutPipe()
+	if err := tool.Start(); err != nil {
+		panic(err)
+	}
+	sleeper, _ := bufio.NewReader(out).ReadString('\n')
+	fmt.Printf("ready %s %d %s %s\n", self, tool.Process.Pid, strings.TrimSpace(sleeper), sock)
+	time.Sleep(time.Hour)
+}
+
+// Regression (issue 9, item 2): a supervisor killed with SIGKILL left a
+// tool's setsid child running, and its control socket and launch
+// directory behind; the next supervisor cleaned up none of it.
+func TestAttackKilledSupervisorsLeftoversAreSweptAtTheNextStart(t *testing.T) {
+	rt, err := os.MkdirTemp("", "sc-pred-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(rt) })
+	t.Setenv("XDG_RUNTIME_DIR", rt)
+	t.Setenv(config.EnvSupervisor, "") // whatever runs the tests
+
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "WATCHDOG_TEST_HELPER=fake-supervisor")
+	out, _ := cmd.StdoutPipe()
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	line, _ := bufio.NewReader(out).ReadString('\n')
+	var supText, sock string
+	var toolPID, sleeperPID int
+	if _, err := fmt.Sscanf(line, "ready %s %d %d %s", &supText, &toolPID, &sleeperPID, &sock); err != nil {
+		t.Fatalf("fake supervisor said %q: %v", line, err)
+	}
+	sup, _ := proc.Parse(supText)
+	var leftovers []proc.Identity
+	for _, pid := range []int{toolPID, sleeperPID} {
+		id, err := proc.Of(pid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		leftovers = append(leftovers, id)
+		t.Cleanup(func() { proc.Signal(id, syscall.SIGKILL) })
+	}
+	launch := filepath.Join(filepath.Dir(sock), strconv.Itoa(sup.PID)+".launch")
+
+	// SIGKILL: nothing of the supervisor's own cleanup runs.
+	cmd.Process.Kill()
+	cmd.Wait()
+	for _, id := range leftovers {
+		if !proc.Alive(id) {
+			t.Fatalf("the tool process %d did not outlive its supervisor", id.PID)
+		}
+	}
+	for _, p := range []string{sock, launch} {
+		if _, err := os.Lstat(p); err != nil {
+			t.Fatalf("no debris to sweep: %v", err)
+		}
+	}
+
+	// What must survive the sweep: a process marked by a live supervisor
+	// (this test process), one with a marker that is not an identity, a
+	// live supervisor's socket and launch directory, and this process.
+	me, _ := proc.Self()
+	_, liveMarked := start(t, "sleep", config.EnvSupervisor+"="+me.String())
+	_, garbage := start(t, "sleep", config.EnvSupervisor+"=not-an-identity")
+	mySock, _ := control.SocketPath(me.PID)
+	ln, err := control.Listen(mySock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	myLaunch := filepath.Join(filepath.Dir(mySock), strconv.Itoa(me.PID)+".launch")
+	os.Mkdir(myLaunch, 0o700)
+	// And what must go besides: a socket and a launch directory of a
+	// supervisor whose PID nobody holds (gone long ago, leaving no
+	// process behind).
+	free := 4000000
+	for proc.PIDAlive(free) {
+		free--
+	}
+	staleSock := filepath.Join(filepath.Dir(mySock), strconv.Itoa(free)+".sock")
+	l2, err := net.ListenUnix("unix", &net.UnixAddr{Name: staleSock, Net: "unix"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l2.SetUnlinkOnClose(false)
+	l2.Close()
+	staleLaunch := filepath.Join(filepath.Dir(mySock), strconv.Itoa(free)+".launch")
+	os.Mkdir(staleLaunch, 0o700)
+
+	rep := SweepPredecessors(context.Background(), 500*time.Millisecond, nil)
+
+	for _, id := range leftovers {
+		if proc.Alive(id) {
+			t.Errorf("leftover %d of the dead supervisor survived the sweep", id.PID)
+		}
+	}
+	if len(rep.Dead) != 1 || rep.Dead[0] != sup {
+		t.Errorf("dead supervisors = %v, want %v", rep.Dead, sup)
+	}
+	for _, p := range []string{sock, launch, staleSock, staleLaunch} {
+		if _, err := os.Lstat(p); !os.IsNotExist(err) {
+			t.Errorf("%s is still there (%v)", p, err)
+		}
+	}
+	for _, id := range []proc.Identity{liveMarked, garbage, me} {
+		if !proc.Alive(id) {
+			t.Errorf("pid %d was killed", id.PID)
+		}
+	}
+	for _, p := range []string{mySock, myLaunch} {
+		if _, err := os.Lstat(p); err != nil {
+			t.Errorf("a live supervisor's %s was removed", p)
+		}
+	}
+}
