@@ -17,6 +17,7 @@ import (
 	"github.com/superclaude/superclaude/child"
 	"github.com/superclaude/superclaude/internal/config"
 	"github.com/superclaude/superclaude/internal/control"
+	"github.com/superclaude/superclaude/internal/guard"
 	"github.com/superclaude/superclaude/internal/proc"
 	"github.com/superclaude/superclaude/state"
 	"github.com/superclaude/superclaude/watchdog"
@@ -214,6 +215,16 @@ func (s *Supervisor) run(ctx context.Context) Result {
 	}
 	s.socket = sock
 
+	// What a supervisor killed with SIGKILL left behind — a tool's setsid
+	// child, its socket, its launch directory — goes, beside the start:
+	// the sweep only ends processes whose supervisor is verifiably dead,
+	// never this one's agent.
+	if !s.inv.OneShot {
+		guard.Go(func() {
+			rep := watchdog.SweepPredecessors(ctx, s.cfg.Grace, log.With("service", "sweep"))
+			log.Info("swept what dead supervisors left", "report", fmt.Sprintf("%+v", rep))
+		})
+	}
 	first := s.startPlan()
 	s.agent = &agentService{s: s, next: first}
 	if first.Action == Stop {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/superclaude/superclaude/internal/claude"
 	"github.com/superclaude/superclaude/internal/cli"
+	"github.com/superclaude/superclaude/internal/termtext"
 	"github.com/superclaude/superclaude/supervise"
 )
 
@@ -50,7 +51,7 @@ func writeOffer(w io.Writer, o supervise.Offer, now time.Time) {
 	if o.Phase != "" {
 		work = strings.TrimPrefix(work+", "+o.Phase, ", ")
 	}
-	clean := printable
+	clean := termtext.Clean
 	fmt.Fprintf(w, "superclaude: this pane's last conversation can be resumed\n"+
 		"  session      %s\n  work         %s\n  ended        %s\n  cost         $%.2f\n  last prompt  %q\n"+
 		"[R]esume  [N]ew conversation  [A]bort   (resumes in %d s) ",
@@ -115,15 +116,4 @@ func keyChoice(k byte) (supervise.Choice, bool) {
 		return supervise.ChooseAbort, true
 	}
 	return 0, false
-}
-
-// printable drops control characters, which must not reach the terminal
-// from a file.
-func printable(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
-			return -1
-		}
-		return r
-	}, s)
 }

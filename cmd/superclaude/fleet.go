@@ -18,6 +18,7 @@ import (
 	"github.com/superclaude/superclaude/internal/cli"
 	"github.com/superclaude/superclaude/internal/config"
 	"github.com/superclaude/superclaude/internal/fleet"
+	"github.com/superclaude/superclaude/internal/termtext"
 	"github.com/superclaude/superclaude/internal/tmux"
 	"github.com/superclaude/superclaude/state"
 	"github.com/superclaude/superclaude/supervise"
@@ -206,7 +207,7 @@ func viewStores(dir, fleetFile string) ([]*state.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	report := func(err error) { fmt.Fprintln(os.Stderr, "superclaude: skipping:", printable(err.Error())) }
+	report := func(err error) { fmt.Fprintln(os.Stderr, "superclaude: skipping:", termtext.Clean(err.Error())) }
 	if dir != "" {
 		s, err := state.OpenExistingIn(dir, idx)
 		if err != nil {

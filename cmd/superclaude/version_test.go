@@ -23,6 +23,11 @@ func TestVersionComesFromTheBuildInfo(t *testing.T) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
+	if info, _ := exec.Command("go", "version", "-m", bin).Output(); !strings.Contains(string(info), "vcs.revision=") {
+		// Go stamps only a checkout whose .git is a directory; a git
+		// worktree's is a file.
+		t.Skip("the build carries no VCS stamp here (a git worktree?): nothing to report")
+	}
 	out, err := exec.Command(bin, "+version").Output()
 	if err != nil {
 		t.Fatal(err)

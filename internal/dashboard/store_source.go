@@ -217,7 +217,7 @@ func (s *StoreSource) call(ctx context.Context, r Row, req control.Request) (con
 	if !proc.Alive(owner) {
 		return control.Response{}, fmt.Errorf("its supervisor (pid %d) is not running", owner.PID)
 	}
-	sock, err := control.SocketPath(owner.PID)
+	sock, err := control.FindSocket(owner.PID)
 	if err != nil {
 		return control.Response{}, err
 	}
