@@ -14,9 +14,10 @@ import (
 )
 
 // sleeper is a command for the Bash tool that writes its pid to pidFile and
-// sleeps for good (the CLI refuses a bare `sleep 1000`).
+// blocks for good (the CLI refuses a bare `sleep 1000`); it needs nothing
+// but a POSIX shell and coreutils.
 func sleeper(pidFile string) string {
-	return `python3 -c "import os,time; open('` + pidFile + `','w').write(str(os.getpid())); time.sleep(1000)"`
+	return `sh -c 'echo $$ > ` + pidFile + `; exec tail -f /dev/null'`
 }
 
 // waitPID waits for pidFile and returns the identity of the process it
