@@ -4,10 +4,12 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	claudepkg "github.com/superclaude/superclaude/internal/claude"
 	"github.com/superclaude/superclaude/internal/cli"
 	"github.com/superclaude/superclaude/internal/proc"
 	"github.com/superclaude/superclaude/internal/testutil/fakeapi"
@@ -35,7 +37,7 @@ func TestRestartWaitsForTheTurnToEnd(t *testing.T) {
 	if _, ok := w.api.WaitAfter(mark, wait, func(r *fakeapi.Request) bool { return strings.Contains(r.LastUserText(), "think for a while") }); !ok {
 		t.Fatal("the prompt never reached the API")
 	}
-	w.session("X", "claude to be busy", func(st *state.State) bool { return st.AgentStatus == "busy" })
+	busy := w.session("X", "claude to be busy", func(st *state.State) bool { return st.AgentStatus == "busy" })
 	claude := agentPID(t, w)
 	starts := len(w.agentStarts())
 
@@ -48,10 +50,14 @@ func TestRestartWaitsForTheTurnToEnd(t *testing.T) {
 		t.Fatal("claude was killed in the middle of its reply")
 	}
 	close(hold)
-	tm.waitScreen(pane, "a long answer, at last")
 	w.until("the restart after the turn", func() bool { return len(w.agentStarts()) > starts })
 	if proc.Alive(claude) {
 		t.Fatal("the old claude outlived the restart")
+	}
+	// The reply was finished before the restart: the old conversation's
+	// transcript holds it whole.
+	if h, err := claudepkg.ReadTranscript(busy.TranscriptPath); err != nil || !slices.Contains(h.Replies, "a long answer, at last") {
+		t.Fatalf("the held reply did not finish before the restart: %v %+v", err, h.Replies)
 	}
 	evs, _ := w.store().Events("X")
 	var waited float64

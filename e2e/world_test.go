@@ -14,7 +14,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -109,6 +111,11 @@ func newWorld(t *testing.T) *world {
 			w.dump()
 		}
 	})
+	// Last of all but the directories' removal: end whatever of this
+	// world still runs (a claude finishing its exit, a hook), so that it
+	// writes nothing into directories being removed. Whether a feature
+	// leaves something behind is each test's own assertion.
+	t.Cleanup(func() { w.endStragglers() })
 	return w
 }
 
@@ -125,6 +132,23 @@ func (w *world) trust(dirs ...string) {
 		"customApiKeyResponses": map[string]any{"approved": []string{apiKey[len(apiKey)-20:]}, "rejected": []string{}},
 		"projects":              projects,
 	})
+}
+
+// endStragglers kills the processes whose environment names this world's
+// home, and waits for them to go.
+func (w *world) endStragglers() {
+	left, _ := proc.FindByEnv("HOME", w.home)
+	for _, p := range left {
+		cmdline, _ := os.ReadFile("/proc/" + strconv.Itoa(p.PID) + "/cmdline")
+		w.t.Logf("ending a straggler: pid %d ppid %d %q", p.PID, p.PPID, strings.ReplaceAll(string(cmdline), "\x00", " "))
+		proc.Signal(p.Identity, syscall.SIGKILL)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for _, p := range left {
+		for proc.Alive(p.Identity) && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
 }
 
 // setEnv adds or replaces variables of the world's environment.
