@@ -3,7 +3,7 @@
 //
 // It serves POST /v1/messages (streamed SSE or plain JSON), POST
 // /v1/messages/count_tokens, HEAD/GET /api/hello and answers anything else
-// with an empty 200 JSON object. Stdlib only; one file so it can be copied.
+// with an empty 200 JSON object. Stdlib only.
 //
 // Use from a test:
 //
@@ -87,6 +87,10 @@ type Reply struct {
 	StopReason string        // empty → "tool_use" if any tool_use block, else "end_turn"
 	Delay      time.Duration // wait this long before answering (streamed: after message_start)
 	Error      *APIError     // non-nil → answer with this HTTP error
+	// Header is added to the response's headers (an error's too): the
+	// rate-limit headers the real API sends, e.g. retry-after or
+	// anthropic-ratelimit-unified-5h-utilization.
+	Header http.Header
 	// Hold, when non-nil, is received from after message_start before the
 	// content is streamed; a test closes it to let the reply finish (or
 	// leaves it open to keep the CLI "busy" mid-stream).
@@ -337,15 +341,37 @@ type Server struct {
 	// CompactUsage is the usage of the compaction answer (zero: DefaultUsage).
 	CompactUsage Usage
 	// Log, when non-nil, gets one line per request.
-	Log io.Writer
+	Log     io.Writer
+	ln      net.Listener
+	hs      *http.Server
+	mu      sync.Mutex
+	cond    *sync.Cond
+	q       []Reply
+	reqs    []*Request
+	seq     int
+	gate    func(*Request) (Reply, bool)
+	headers func(*Request) http.Header
+}
 
-	ln   net.Listener
-	hs   *http.Server
-	mu   sync.Mutex
-	cond *sync.Cond
-	q    []Reply
-	reqs []*Request
-	seq  int
+// SetGate sets (nil: removes) a gate asked first about every
+// /v1/messages request, turns and side requests alike, as the real API
+// limits them all: when it says ok the request gets its reply, and a turn
+// does not consume the script. Safe while requests are served. See
+// LimitedUntil.
+func (s *Server) SetGate(gate func(*Request) (Reply, bool)) {
+	s.mu.Lock()
+	s.gate = gate
+	s.mu.Unlock()
+}
+
+// SetHeaders sets (nil: removes) a function whose headers are added to
+// every /v1/messages answer, as the real API adds its rate-limit headers
+// to each one (see UnifiedHeaders). A reply's own Header wins. Safe while
+// requests are served.
+func (s *Server) SetHeaders(headers func(*Request) http.Header) {
+	s.mu.Lock()
+	s.headers = headers
+	s.mu.Unlock()
 }
 
 // Start listens on 127.0.0.1 with a random port and serves. It panics if it
@@ -622,21 +648,39 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, hr *http.Request) {
 	}
 	req.Kind = classify(req)
 
+	s.mu.Lock()
+	gate, headers := s.gate, s.headers
+	s.mu.Unlock()
 	var reply Reply
-	switch req.Kind {
-	case KindTurn:
+	gated := false
+	if gate != nil && req.Kind != KindOther && req.Kind != KindCount {
+		reply, gated = gate(req)
+	}
+	switch {
+	case gated:
+	case req.Kind == KindTurn:
 		reply = s.take(req)
-	case KindTitle:
+	case req.Kind == KindTitle:
 		t := s.TitleText
 		if t == "" {
 			b, _ := json.Marshal(sampleFor(jsonSchema(req.Body), ""))
 			t = string(b)
 		}
 		reply = Text(t)
-	case KindCompact:
+	case req.Kind == KindCompact:
 		reply = Text(s.CompactText).WithUsage(s.CompactUsage)
-	case KindSide:
+	case req.Kind == KindSide:
 		reply = Text("ok")
+	}
+	if headers != nil && req.Kind != KindOther && req.Kind != KindCount {
+		h := headers(req).Clone()
+		if h == nil {
+			h = http.Header{}
+		}
+		for k, v := range reply.Header {
+			h[http.CanonicalHeaderKey(k)] = v
+		}
+		reply.Header = h
 	}
 
 	s.mu.Lock()
@@ -689,15 +733,19 @@ func (s *Server) take(req *Request) Reply {
 }
 
 func (s *Server) answer(w http.ResponseWriter, req *Request, r Reply) {
+	for k, v := range r.Header {
+		w.Header()[http.CanonicalHeaderKey(k)] = v
+	}
 	if r.Error != nil {
 		if r.Delay > 0 {
 			time.Sleep(r.Delay)
 		}
+		id := newID("req_")
 		w.Header().Set("Content-Type", "application/json")
-		w.Header().Set("request-id", newID("req_"))
+		w.Header().Set("request-id", id)
 		w.WriteHeader(r.Error.Status)
 		b, _ := json.Marshal(map[string]any{"type": "error",
-			"error": map[string]any{"type": r.Error.Type, "message": r.Error.Message}})
+			"error": map[string]any{"type": r.Error.Type, "message": r.Error.Message}, "request_id": id})
 		w.Write(b)
 		return
 	}

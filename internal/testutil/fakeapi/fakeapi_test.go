@@ -3,9 +3,11 @@ package fakeapi
 import (
 	"bufio"
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -196,4 +198,128 @@ func textOf(evs []sse) string {
 		}
 	}
 	return b.String()
+}
+
+func TestReplyHeadersAndServerHeaders(t *testing.T) {
+	s := Start()
+	defer s.Close()
+	s.SetHeaders(func(*Request) http.Header { return http.Header{"X-Every": {"server"}, "X-Both": {"server"}} })
+	r := Text("hi")
+	r.Header = http.Header{"x-both": {"reply"}}
+	s.Push(r)
+	resp := post(t, s, turnBody, "a")
+	readSSE(t, resp.Body)
+	if resp.Header.Get("X-Every") != "server" || resp.Header.Get("X-Both") != "reply" {
+		t.Fatalf("headers %v", resp.Header)
+	}
+	if got := s.Turns()[0].Reply.Header.Get("X-Both"); got != "reply" {
+		t.Fatalf("recorded reply header %q", got)
+	}
+}
+
+func TestRateLimited(t *testing.T) {
+	s := Start()
+	defer s.Close()
+	s.Push(RateLimited(1500 * time.Millisecond))
+	before := time.Now().UTC().Truncate(time.Second)
+	resp := post(t, s, turnBody, "a")
+	var body struct {
+		Type  string
+		Error struct{ Type, Message string }
+		ID    string `json:"request_id"`
+	}
+	json.NewDecoder(resp.Body).Decode(&body)
+	if resp.StatusCode != 429 || body.Type != "error" || body.Error.Type != "rate_limit_error" ||
+		body.Error.Message != RateLimitMessage || body.ID != resp.Header.Get("request-id") {
+		t.Fatalf("%d %+v", resp.StatusCode, body)
+	}
+	if got := resp.Header.Get("retry-after"); got != "2" {
+		t.Fatalf("retry-after %q, want the 1.5 s rounded up", got)
+	}
+	for _, kind := range []string{"requests", "tokens", "input-tokens", "output-tokens"} {
+		for _, f := range []string{"limit", "remaining", "reset"} {
+			if resp.Header.Get("anthropic-ratelimit-"+kind+"-"+f) == "" {
+				t.Errorf("no anthropic-ratelimit-%s-%s", kind, f)
+			}
+		}
+	}
+	reset, err := time.Parse(time.RFC3339, resp.Header.Get("anthropic-ratelimit-input-tokens-reset"))
+	if err != nil || reset.Before(before.Add(time.Second)) || resp.Header.Get("anthropic-ratelimit-input-tokens-remaining") != "0" {
+		t.Fatalf("input-tokens reset %v %v, remaining %q", reset, err, resp.Header.Get("anthropic-ratelimit-input-tokens-remaining"))
+	}
+	if resp.Header.Get("anthropic-ratelimit-unified-status") != "" {
+		t.Fatal("an API key's rate limit carries unified headers")
+	}
+}
+
+func TestUsageLimitedUntilReset(t *testing.T) {
+	s := Start()
+	defer s.Close()
+	reset := time.Now().Add(1500 * time.Millisecond)
+	s.SetGate(LimitedUntil(reset, UsageLimited))
+	s.Push(Text("after the reset"))
+	title := map[string]any{"model": "h", "stream": true, "messages": []any{map[string]any{"role": "user", "content": "x"}}}
+
+	for _, body := range []map[string]any{turnBody, title} {
+		resp := post(t, s, body, "a")
+		b, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != 429 || !strings.Contains(string(b), `"message":"Error"`) {
+			t.Fatalf("%d %s", resp.StatusCode, b)
+		}
+		h := resp.Header
+		wantReset := strconv.FormatInt(reset.Truncate(time.Second).Add(time.Second).Unix(), 10)
+		if h.Get("anthropic-ratelimit-unified-status") != "rejected" || h.Get("anthropic-ratelimit-unified-5h-status") != "rejected" ||
+			h.Get("anthropic-ratelimit-unified-representative-claim") != "five_hour" ||
+			h.Get("anthropic-ratelimit-unified-reset") != wantReset || h.Get("anthropic-ratelimit-unified-5h-reset") != wantReset ||
+			h.Get("anthropic-ratelimit-unified-5h-utilization") != "1" {
+			t.Fatalf("headers %v, want reset %s", h, wantReset)
+		}
+		if ra, _ := strconv.Atoi(h.Get("retry-after")); ra < 61 {
+			t.Fatalf("retry-after %d: Claude Code would retry a usage limit through the gateway path", ra)
+		}
+	}
+	if s.Pending() != 1 {
+		t.Fatal("a limited turn consumed the script")
+	}
+	if r, err := http.Head(s.URL + "/api/hello"); err != nil || r.StatusCode != 200 {
+		t.Fatalf("the gate answered /api/hello: %v %v", r, err)
+	}
+	time.Sleep(time.Until(reset.Truncate(time.Second).Add(time.Second)))
+	evs := readSSE(t, post(t, s, turnBody, "a").Body)
+	if textOf(evs) != "after the reset" {
+		t.Fatalf("after the reset: %v", evs)
+	}
+}
+
+func TestUnifiedHeaders(t *testing.T) {
+	r5, r7 := time.Unix(1795383077, 0), time.Unix(1795638677, 0)
+	h := UnifiedHeaders(0.42, r5, 1, r7)
+	want := map[string]string{
+		"anthropic-ratelimit-unified-status":               "allowed",
+		"anthropic-ratelimit-unified-5h-utilization":       "0.42",
+		"anthropic-ratelimit-unified-5h-reset":             "1795383077",
+		"anthropic-ratelimit-unified-5h-status":            "allowed",
+		"anthropic-ratelimit-unified-7d-utilization":       "1",
+		"anthropic-ratelimit-unified-7d-reset":             "1795638677",
+		"anthropic-ratelimit-unified-7d-status":            "rejected",
+		"anthropic-ratelimit-unified-reset":                "1795383077",
+		"anthropic-ratelimit-unified-representative-claim": "five_hour",
+	}
+	for k, v := range want {
+		if got := h.Get(k); got != v {
+			t.Errorf("%s = %q, want %q", k, got, v)
+		}
+	}
+}
+
+func TestGatewayToken(t *testing.T) {
+	parts := strings.Split(GatewayToken, ".")
+	if len(parts) != 3 {
+		t.Fatalf("not a JWT: %q", GatewayToken)
+	}
+	b, err := base64.RawURLEncoding.DecodeString(parts[1])
+	var claims map[string]any
+	if err != nil || json.Unmarshal(b, &claims) != nil || claims["aud"] != "claude-gateway" {
+		t.Fatalf("claims %s %v", b, err)
+	}
 }
