@@ -237,11 +237,11 @@ func StartPlan(found *state.State, ownerAlive bool) Plan {
 	case found.Overflowed && found.RestartPrompt != "":
 		return Plan{Action: Fresh, Prompt: found.RestartPrompt, Overflow: true, Reason: "the previous run overflowed and asked for a restart"}
 	case found.Overflowed:
-		return Plan{Action: Fresh, Reason: "the previous conversation overflowed: not resuming it (S9)"}
+		return Plan{Action: Fresh, Reason: "the previous conversation overflowed: not resuming it"}
 	case found.SessionID == "":
 		return Plan{Action: Fresh, Reason: "the previous session has no conversation id"}
 	default:
-		return Plan{Action: Resume, SessionID: found.SessionID, Reason: "fleet resume (S3)"}
+		return Plan{Action: Resume, SessionID: found.SessionID, Reason: "resuming the pane's previous conversation"}
 	}
 }
 

@@ -106,7 +106,7 @@ func Render(in LineInfo, color bool) string {
 	case in.Lifecycle == "dehydrating":
 		parts = append(parts, paint(yellow, "dehydrating"))
 	case in.Overflowed:
-		parts = append(parts, paint(red, "OVERFLOW: /session dehydrate restart"))
+		parts = append(parts, paint(red, "OVERFLOW: "+SessionCommand+" dehydrate restart"))
 	}
 	if in.Target != "" {
 		parts = append(parts, filepath.Base(in.Target))
