@@ -151,3 +151,22 @@ func StartFailure(err error) Exit {
 	}
 	return Exit{Code: code, Err: err, Started: now, Ended: now}
 }
+
+// typePause is the pause between a typed line and its Enter: Claude Code
+// takes text and Enter in one write for a paste (CLAUDE-CODE-FACTS.md).
+const typePause = 300 * time.Millisecond
+
+// Type types a line into the agent's terminal as a person does: the text,
+// a pause, Enter. The supervisor uses it to go on after a usage limit
+// resets, when nobody is there to type.
+func (a *Agent) Type(text string) error {
+	if a.pty == nil {
+		return errors.New("the agent has no terminal to type into")
+	}
+	if _, err := a.pty.Write([]byte(text)); err != nil {
+		return err
+	}
+	time.Sleep(typePause)
+	_, err := a.pty.Write([]byte("\r"))
+	return err
+}

@@ -140,7 +140,11 @@ func (w *world) endStragglers() {
 	left, _ := proc.FindByEnv("HOME", w.home)
 	for _, p := range left {
 		cmdline, _ := os.ReadFile("/proc/" + strconv.Itoa(p.PID) + "/cmdline")
-		w.t.Logf("ending a straggler: pid %d ppid %d %q", p.PID, p.PPID, strings.ReplaceAll(string(cmdline), "\x00", " "))
+		if name, _, _ := strings.Cut(string(cmdline), "\x00"); name != "tmux" && name != "bash" {
+			// The private tmux server and its shells are expected to be
+			// on their way out; anything else is worth a line.
+			w.t.Logf("ending a straggler: pid %d ppid %d %q", p.PID, p.PPID, strings.ReplaceAll(string(cmdline), "\x00", " "))
+		}
 		proc.Signal(p.Identity, syscall.SIGKILL)
 	}
 	deadline := time.Now().Add(5 * time.Second)

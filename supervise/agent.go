@@ -50,6 +50,15 @@ func (a *agentService) Serve(ctx context.Context) error {
 				return ctx.Err()
 			}
 		}
+		if wait := time.Until(plan.NotBefore); wait > 0 {
+			// A limit holds: start once it has reset.
+			s.log.Info("waiting for a limit to reset", "until", plan.NotBefore)
+			select {
+			case <-time.After(wait + s.limitStagger()):
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
 		args := s.cfg.Profile.Args(s.cfg.Args, s.inv, plan, first)
 		// An activation is awaited from this agent when it takes over a
 		// handoff, or follows agents that made no progress (the restart
@@ -187,6 +196,7 @@ func (a *agentService) wait(ctx context.Context, ag *child.Agent) {
 		defer s.noteStatus("")
 	}
 	var since time.Time
+	var lastPoll string // the agent's status at the previous poll
 	for {
 		select {
 		case <-ag.Done():
@@ -195,8 +205,16 @@ func (a *agentService) wait(ctx context.Context, ag *child.Agent) {
 			s.stopping.Store(true)
 			s.wd.KillNow(context.Background(), watchdog.Request{Reason: "supervisor shutting down"})
 			return
-		case <-poll:
-			s.noteStatus(s.agentStatus())
+		case now := <-poll:
+			status := s.agentStatus()
+			s.noteStatus(status)
+			if s.cfg.Policy.LimitContinue {
+				if sess := s.Mine(); sess != nil && limitDue(sess.State, now, s.limitStagger(), status, lastPoll) {
+					s.continueAfterLimit(sess)
+					status = "" // two idle readings again before another
+				}
+			}
+			lastPoll = status
 		case now := <-check:
 			var st *state.State
 			if sess := s.Mine(); sess != nil {

@@ -71,11 +71,15 @@ type Policy struct {
 	// agent waits for it to finish its turn before it proceeds anyway;
 	// zero never waits.
 	TurnWait time.Duration
+	// LimitContinue goes on by itself after a usage or rate limit resets:
+	// it types "continue" into an agent that waits at its prompt, or
+	// resumes one that exited.
+	LimitContinue bool
 }
 
 // DefaultPolicy is the policy superclaude runs with.
 var DefaultPolicy = Policy{ResumeFailWindow: 10 * time.Second, DehydrateWait: 2 * time.Minute, MaxNoProgress: 3,
-	TurnWait: 60 * time.Second}
+	TurnWait: 60 * time.Second, LimitContinue: true}
 
 // Causes of an agent's end, as the state (lastExit), the event log and
 // `+why` tell them apart.
@@ -110,6 +114,9 @@ type Plan struct {
 	NoProgress bool
 	// Halt, for Stop, is why the progress breaker halted the session.
 	Halt string
+	// NotBefore, for Fresh and Resume, is when the agent may start: the
+	// reset of a usage or rate limit that stopped it.
+	NotBefore time.Time
 }
 
 func (p Plan) String() string {
@@ -149,7 +156,9 @@ const (
 //  4. --resume that exited 1 at once (unknown or in-use id): fresh start,
 //     and forget the id, so that it is not tried again.
 //  5. the user's own exit — 0, 143, 129 — (S5): stop with that code.
-//  6. anything else is a crash: back off, then resume unless overflowed.
+//  6. an exit while a usage or rate limit holds (the session's limit
+//     resets later) is no crash: resume, unless overflowed, once it resets.
+//  7. anything else is a crash: back off, then resume unless overflowed.
 //
 // Then the progress breaker: an agent started with a restart prompt (a
 // handoff) that ends, other than by a stop, before it activated the
@@ -198,6 +207,16 @@ func decide(e Exit, st *state.State, pol Policy) Plan {
 	}
 	if e.Signal == 0 && (e.Code == 0 || e.Code == codeSIGTERM || e.Code == codeSIGHUP) {
 		return Plan{Action: Stop, ExitCode: e.Code, Cause: CauseUserExit, Reason: "the user's own exit: the agent " + e.Exit.String()}
+	}
+	if st != nil && st.Limit != "" && st.LimitedUntil.After(e.Ended) {
+		// Stopped by a limit: not a crash. Go on after its reset.
+		why := fmt.Sprintf("the agent ended at a %s that resets at %s", st.Limit, st.LimitedUntil.Local().Format("15:04:05"))
+		if !pol.LimitContinue {
+			return Plan{Action: Stop, ExitCode: e.Code, Cause: CauseLimit, Reason: why}
+		}
+		p := restart(why, st)
+		p.Cause, p.NotBefore = CauseLimit, st.LimitedUntil
+		return p
 	}
 	then := restart("", st)
 	return Plan{Action: Backoff, Then: &then, ExitCode: e.Code, Cause: CauseCrash, Reason: "the agent crashed: it " + e.Exit.String()}

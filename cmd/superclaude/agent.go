@@ -41,6 +41,8 @@ type runOptions struct {
 	// resumePolicy is what a start does with its pane's previous
 	// conversation: auto, ask or never ("" for the default).
 	resumePolicy string
+	// limitContinue goes on by itself after a usage or rate limit resets.
+	limitContinue bool
 }
 
 // Environment variables for a plain `superclaude ARGS`, whose flags all
@@ -54,6 +56,7 @@ const (
 	envCrashDelay = "SUPERCLAUDE_CRASH_DELAY"
 	envDehydrate  = "SUPERCLAUDE_DEHYDRATE_WAIT"
 	envResume     = fleet.EnvResume
+	envLimit      = "SUPERCLAUDE_LIMIT_CONTINUE"
 	// optResume is superclaude's one option on claude's command line
 	// (claude has none of the name); it is taken out before claude runs.
 	optResume = "--resume-policy"
@@ -65,6 +68,14 @@ func defaultOptions() (runOptions, error) {
 	o.agent = os.Getenv(envAgent)
 	o.profile = os.Getenv(envProfile)
 	o.resumePolicy = os.Getenv(envResume)
+	o.limitContinue = true
+	if v := os.Getenv(envLimit); v != "" {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return o, fmt.Errorf("%s=%q: want 1 or 0", envLimit, v)
+		}
+		o.limitContinue = b
+	}
 	if o.profile == "" {
 		o.profile = supervise.Claude.Name
 	}
@@ -150,6 +161,7 @@ func runCommand() *cobra.Command {
 	f.Float64Var(&o.maxCrashes, "max-crashes", o.maxCrashes, "crashes within the crash window before superclaude gives up ($"+envMaxCrashes+")")
 	f.DurationVar(&o.crashDecay, "crash-window", o.crashDecay, "half-life of the crash count ($"+envCrashDecay+")")
 	f.DurationVar(&o.crashDelay, "crash-delay", o.crashDelay, "pause before restarting a crashed agent ($"+envCrashDelay+")")
+	f.BoolVar(&o.limitContinue, "limit-continue", o.limitContinue, "go on by itself once a usage or rate limit resets ($"+envLimit+"=0 turns it off)")
 	f.StringVar(&o.resumePolicy, "resume-policy", o.resumePolicy, "what a start does with its pane's previous conversation: auto, ask or never (default: ask; auto in a fleet pane) ($"+envResume+")")
 	f.DurationVar(&o.dehydrateWait, "dehydrate-wait", o.dehydrateWait, "how long an overflowed agent may leave dehydrating undone before superclaude does it for it; 0 never ($"+envDehydrate+")")
 	return cmd
@@ -189,6 +201,7 @@ func firstNonEmpty(xs ...string) string {
 func policyOf(o runOptions) supervise.Policy {
 	p := supervise.DefaultPolicy
 	p.DehydrateWait = o.dehydrateWait
+	p.LimitContinue = o.limitContinue
 	return p
 }
 

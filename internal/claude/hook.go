@@ -2,6 +2,7 @@ package claude
 
 import (
 	"errors"
+	"time"
 
 	"github.com/superclaude/superclaude/state"
 )
@@ -39,7 +40,24 @@ func Hook(sub string, in HookInput, sess *state.Session, p Policy) (Answer, erro
 		return a, ignoreGone(err)
 	case "user-prompt-submit":
 		return UserPromptSubmit(in, sess, p), nil
-	case "pre-compact", "stop-failure":
+	case "stop-failure":
+		if l, ok := StopFailureLimit(in, time.Now()); ok {
+			// A limit: the agent waits at its prompt; the supervisor goes
+			// on after the reset. Recorded, never counted as a crash.
+			if sess == nil {
+				return Answer{}, nil
+			}
+			_, err := sess.Store.Update(sess.Name, "hook stop-failure: "+l.Kind, func(locked *state.State) error {
+				if !locked.Exists() {
+					return state.ErrNoSession
+				}
+				locked.Limit, locked.LimitedUntil = l.Kind, l.Until
+				return nil
+			})
+			return Answer{}, ignoreGone(err)
+		}
+		fallthrough
+	case "pre-compact":
 		a, mark := PreCompact(in, st)
 		if sub == "stop-failure" {
 			a, mark = StopFailure(in, st)

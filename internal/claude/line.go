@@ -5,6 +5,7 @@ import (
 	"math"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/superclaude/superclaude/internal/termtext"
 )
@@ -31,6 +32,10 @@ type LineInfo struct {
 	Problem string
 	// Target is the file the session points at.
 	Target string
+	// Limit names a usage or rate limit that stopped the agent, and
+	// LimitedUntil when it resets.
+	Limit        string
+	LimitedUntil time.Time
 }
 
 // ANSI colours.
@@ -101,6 +106,8 @@ func Render(in LineInfo, color bool) string {
 	}
 	parts = append(parts, ctx)
 	switch {
+	case in.Limit != "":
+		parts = append(parts, paint(yellow, fmt.Sprintf("%s · continues at %s", in.Limit, in.LimitedUntil.Local().Format("15:04"))))
 	case in.KillRequested:
 		parts = append(parts, paint(red, "restarting"))
 	case in.Lifecycle == "dehydrating":

@@ -33,6 +33,8 @@ type StatusLine struct {
 		RemainingPercentage *float64 `json:"remaining_percentage"`
 	} `json:"context_window"`
 	SessionName string `json:"session_name"`
+	// RateLimits is there for a subscriber after the first reply.
+	RateLimits RateLimits `json:"rate_limits"`
 }
 
 // ParseStatusLine reads a status-line payload. Malformed input yields an
@@ -55,7 +57,8 @@ func (s StatusLine) Usage() (float64, bool) {
 }
 
 // Bind applies one status-line tick to the session's state (seed 000 §6,
-// statusline.sh): lastHeartbeat always; the conversation's cost as the
+// statusline.sh): lastHeartbeat always; a usage window the tick shows used
+// up, as the session's limit until its reset; the conversation's cost as the
 // sessionId guards allow; contextUsage when the tick has a
 // usage (null at startup leaves the stored value); sessionId unless a kill
 // was requested, the context overflowed or the session is dehydrating —
@@ -70,6 +73,9 @@ func Bind(st *state.State, tick StatusLine, now time.Time) bool {
 	if u, ok := tick.Usage(); ok {
 		st.ContextUsage = u
 	}
+	if l, ok := tick.RateLimits.Limit(); ok && now.Before(l.Until) {
+		st.Limit, st.LimitedUntil = l.Kind, l.Until
+	}
 	if c := tick.Cost.TotalCostUSD; c > 0 && !st.KillRequested && !st.Overflowed && st.Lifecycle != state.Dehydrating {
 		st.CostUSD = c
 	}
@@ -83,7 +89,8 @@ func Bind(st *state.State, tick StatusLine, now time.Time) bool {
 		}
 	}
 	return st.SessionID != before.SessionID || st.ContextUsage != before.ContextUsage || st.Lifecycle != before.Lifecycle ||
-		st.TranscriptPath != before.TranscriptPath || st.CostUSD != before.CostUSD
+		st.TranscriptPath != before.TranscriptPath || st.CostUSD != before.CostUSD ||
+		st.Limit != before.Limit || !st.LimitedUntil.Equal(before.LimitedUntil)
 }
 
 // Claim is the status line's PID claim (seed 000 §6): a session found for

@@ -85,6 +85,7 @@ func Line(name string, st *state.State, tick StatusLine, threshold float64) Line
 		info = LineInfo{
 			Session: name, Skill: st.Skill, Phase: st.CurrentPhase, Lifecycle: string(st.Lifecycle),
 			Overflowed: st.Overflowed, KillRequested: st.KillRequested, Target: st.TargetFile,
+			Limit: st.Limit, LimitedUntil: st.LimitedUntil,
 			Threshold: threshold,
 		}
 	}

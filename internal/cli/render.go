@@ -131,7 +131,7 @@ func WriteTable(w io.Writer, views []SessionView, now time.Time) error {
 			flags = append(flags, "restarting")
 		}
 		if v.Limit != "" {
-			flags = append(flags, "limit until "+Age(v.LimitedUntil, now))
+			flags = append(flags, v.Limit+" until "+clock(v.LimitedUntil))
 		}
 		if v.Halted != "" {
 			flags = append(flags, "HALTED")
@@ -150,6 +150,15 @@ func WriteTable(w io.Writer, views []SessionView, now time.Time) error {
 		fmt.Fprintln(tw, strings.Join(cells, "\t"))
 	}
 	return tw.Flush()
+}
+
+// clock renders an RFC 3339 time as the local time of day.
+func clock(ts string) string {
+	t, err := time.Parse(time.RFC3339, ts)
+	if err != nil {
+		return ts
+	}
+	return t.Local().Format("15:04")
 }
 
 func dash(s string) string {

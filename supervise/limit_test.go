@@ -1,0 +1,75 @@
+package supervise
+
+import (
+	"testing"
+	"time"
+
+	"github.com/superclaude/superclaude/state"
+)
+
+func TestLimitDue(t *testing.T) {
+	reset := time.Date(2026, 11, 22, 20, 52, 0, 0, time.UTC)
+	limited := &state.State{Limit: "5-hour usage limit", LimitedUntil: reset}
+	for _, tc := range []struct {
+		name           string
+		st             *state.State
+		now            time.Time
+		stagger        time.Duration
+		status, before string
+		due            bool
+	}{
+		{"after the reset, idle twice", limited, reset.Add(time.Second), 0, StatusIdle, StatusIdle, true},
+		{"before the reset", limited, reset.Add(-time.Second), 0, StatusIdle, StatusIdle, false},
+		{"idle only once: maybe between turns", limited, reset.Add(time.Second), 0, StatusIdle, StatusBusy, false},
+		{"waiting for the user (a dialog): never typed into", limited, reset.Add(time.Second), 0, StatusWaiting, StatusWaiting, false},
+		{"busy", limited, reset.Add(time.Second), 0, StatusBusy, StatusBusy, false},
+		{"the fleet pane's stagger not yet passed", limited, reset.Add(5 * time.Second), 10 * time.Second, StatusIdle, StatusIdle, false},
+		{"…passed", limited, reset.Add(11 * time.Second), 10 * time.Second, StatusIdle, StatusIdle, true},
+		{"no limit", &state.State{}, reset, 0, StatusIdle, StatusIdle, false},
+		{"no session", nil, reset, 0, StatusIdle, StatusIdle, false},
+	} {
+		if got := limitDue(tc.st, tc.now, tc.stagger, tc.status, tc.before); got != tc.due {
+			t.Errorf("%s: %v", tc.name, got)
+		}
+	}
+}
+
+func TestLimitStaggerIsFixedPerFleetPane(t *testing.T) {
+	a := &Supervisor{cfg: Config{Pane: "fleet:w:A"}}
+	b := &Supervisor{cfg: Config{Pane: "fleet:w:B"}}
+	if a.limitStagger() != a.limitStagger() || a.limitStagger() >= LimitStaggerMax {
+		t.Fatalf("stagger %v", a.limitStagger())
+	}
+	if a.limitStagger() == b.limitStagger() {
+		t.Logf("two panes share a stagger (%v); possible, but these two should not", a.limitStagger())
+		t.Fail()
+	}
+	if (&Supervisor{cfg: Config{Pane: "%3@/tmp/s@1"}}).limitStagger() != 0 || (&Supervisor{}).limitStagger() != 0 {
+		t.Fatal("a lone pane waits no stagger")
+	}
+}
+
+// A limit is never a crash: an agent that ends while a limit holds is
+// resumed after the reset, not backed off and counted.
+func TestDecideAtALimit(t *testing.T) {
+	reset := t0.Add(2 * time.Hour)
+	limited := session(func(st *state.State) { st.Limit, st.LimitedUntil = "5-hour usage limit", reset })
+	p := Decide(exited(1, time.Minute), limited, DefaultPolicy)
+	if p.Action != Resume || p.Cause != CauseLimit || !p.NotBefore.Equal(reset) || p.SessionID != "conv-1" {
+		t.Fatalf("Decide at a limit = %+v", p)
+	}
+	off := DefaultPolicy
+	off.LimitContinue = false
+	if p := Decide(exited(1, time.Minute), limited, off); p.Action != Stop || p.Cause != CauseLimit {
+		t.Fatalf("with LimitContinue off: %+v", p)
+	}
+	// A limit that has reset by the time the agent ended is no reason.
+	past := session(func(st *state.State) { st.Limit, st.LimitedUntil = "5-hour usage limit", t0 })
+	if p := Decide(exited(1, time.Minute), past, DefaultPolicy); p.Action != Backoff || p.Cause != CauseCrash {
+		t.Fatalf("a reset limit: %+v", p)
+	}
+	// The user's own exit is still theirs.
+	if p := Decide(exited(0, time.Minute), limited, DefaultPolicy); p.Action != Stop || p.Cause != CauseUserExit {
+		t.Fatalf("/exit at a limit: %+v", p)
+	}
+}
