@@ -65,6 +65,33 @@ func TestTerminalQueryAtInitStallsEveryStart(t *testing.T) {
 			}
 		})
 	}
+	t.Run("one-shot in a tmux pane", func(t *testing.T) {
+		// Under tmux a package that detects the colour profile at init
+		// (Lip Gloss v2 does) runs `tmux info`: a process per start, and a
+		// start that hangs with a hung tmux server. A one-shot run has no
+		// tmux work of its own, so here a tmux that records its calls must
+		// not be run at all.
+		probe := t.TempDir()
+		calls := filepath.Join(probe, "calls")
+		script := "#!/bin/sh\necho \"$*\" >> '" + calls + "'\nexit 1\n"
+		if err := os.WriteFile(filepath.Join(probe, "tmux"), []byte(script), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		h := newHarness(t, "TERM=tmux-256color", "TMUX=/nonexistent/tmux-sock,1,0", "TMUX_PANE=%1",
+			"PATH="+probe+string(os.PathListSeparator)+os.Getenv("PATH"))
+		p := h.start("--version")
+		p.Expect(t, 0, "FAKE-AGENT READY", timeout)
+		p.Type("exit 0")
+		if code := p.Wait(t, timeout); code != 0 {
+			t.Fatalf("superclaude exited %d, want 0", code)
+		}
+		if q := queryIn(p.Output()); q != "" {
+			t.Fatalf("superclaude wrote the terminal query %q:\n%q", q, p.Output())
+		}
+		if ran, err := os.ReadFile(calls); err == nil {
+			t.Fatalf("a one-shot run ran tmux:\n%s", ran)
+		}
+	})
 	t.Run("+statusline", func(t *testing.T) {
 		// Claude Code gives the status line its payload on stdin; here its
 		// stdout is the terminal, as when a person runs it by hand.

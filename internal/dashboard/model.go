@@ -7,8 +7,8 @@ import (
 	"sort"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 )
 
 // DefaultRefresh is how often the dashboard reads the sessions again.
@@ -20,9 +20,6 @@ type Config struct {
 	Source Source
 	// Refresh is the interval between readings (DefaultRefresh when 0).
 	Refresh time.Duration
-	// Renderer renders the styles; nil is lipgloss's default, for the
-	// program's terminal. Tests give one with no colours.
-	Renderer *lipgloss.Renderer
 	// Context bounds every call to the Source (Background when nil).
 	Context context.Context
 }
@@ -116,7 +113,7 @@ func New(c Config) Model {
 	if m.refresh <= 0 {
 		m.refresh = DefaultRefresh
 	}
-	m.styles = newStyles(c.Renderer)
+	m.styles = newStyles(colorprofile.Unknown)
 	m.after = func(d time.Duration, msg tea.Msg) tea.Cmd {
 		return tea.Tick(d, func(time.Time) tea.Msg { return msg })
 	}
@@ -133,6 +130,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		m.clamp()
+		return m, nil
+	case tea.ColorProfileMsg:
+		// The program's reading of the terminal, sent at its start.
+		m.styles = newStyles(msg.Profile)
 		return m, nil
 	case tickMsg:
 		if msg.gen != m.gen || m.loading {
@@ -179,7 +180,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.setNote(false, "back from pane %s", displayPane(msg.row.Pane))
 		}
 		return m.refreshNow()
-	case tea.KeyMsg:
+	case tea.KeyPressMsg:
 		return m.key(msg.String())
 	}
 	return m, nil
@@ -318,7 +319,7 @@ func (m Model) whyKey(k string) Model {
 		w.top++
 	case "pgup", "b":
 		w.top -= h
-	case "pgdown", " ", "f":
+	case "pgdown", "space", "f":
 		w.top += h
 	case "home", "g":
 		w.top = 0
