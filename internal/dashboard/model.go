@@ -36,14 +36,17 @@ type Model struct {
 	after func(d time.Duration, msg tea.Msg) tea.Cmd
 
 	rows []Row
-	// cells and widths are the rows drawn as text, made once per reading
-	// (they change with nothing else), so that a key press draws only the
-	// rows in view.
-	cells    [][]string
-	widths   []int
-	problems []string
-	now      time.Time
-	loaded   bool
+	// cells are the rows drawn as text, each cell but the last cut or
+	// padded to its column's width, lineWidths each row's width joined,
+	// and widths the columns': made once per reading (they change with
+	// nothing else), so that a key press only joins and styles the rows
+	// in view. Measuring and cutting text is most of a render's cost.
+	cells      [][]string
+	lineWidths []int
+	widths     []int
+	problems   []string
+	now        time.Time
+	loaded     bool
 	// loading is true while a reading is under way; gen numbers the
 	// timer chain, so that a refresh asked for by a key does not start a
 	// second chain of ticks.
@@ -202,11 +205,15 @@ func (m Model) gotRows(msg rowsMsg) (tea.Model, tea.Cmd) {
 	m.problems = msg.snap.Problems
 	m.now = msg.snap.At
 	m.loaded = true
-	m.cells = make([][]string, len(m.rows))
+	raw := make([][]string, len(m.rows))
 	for i, r := range m.rows {
-		m.cells[i] = m.rowCells(r)
+		raw[i] = m.rowCells(r)
 	}
-	m.widths = columnWidths(m.cells)
+	m.widths = columnWidths(raw)
+	m.cells, m.lineWidths = make([][]string, len(raw)), make([]int, len(raw))
+	for i, c := range raw {
+		m.cells[i], m.lineWidths[i] = padCells(c, m.widths)
+	}
 	// The selection follows its session when rows move.
 	for i, r := range m.rows {
 		if r.key() == selected {

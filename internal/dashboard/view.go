@@ -206,14 +206,15 @@ func (m Model) draw() string {
 	for i, c := range columns {
 		titles[i] = c.title
 	}
-	b.WriteString(m.fit(m.styles.header, "  "+joinCells(titles, widths, nil)))
+	header, _ := padCells(titles, widths)
+	b.WriteString(m.fit(m.styles.header, "  "+joinCells(header, nil)))
 	b.WriteByte('\n')
 	for i, r := range visible {
-		cells := m.cells[m.top+i]
+		cells, w := m.cells[m.top+i], 2+m.lineWidths[m.top+i]
 		if m.top+i == m.sel {
-			b.WriteString(m.fit(m.styles.selected, "> "+joinCells(cells, widths, nil)))
+			b.WriteString(m.styles.selected.Styled(m.cut("> "+joinCells(cells, nil), w)))
 		} else {
-			b.WriteString(m.fitLine("  " + joinCells(cells, widths, m.cellStyle(r))))
+			b.WriteString(m.cut("  "+joinCells(cells, m.cellStyle(r)), w))
 		}
 		b.WriteByte('\n')
 	}
@@ -310,23 +311,40 @@ func columnWidths(rows [][]string) []int {
 	return w
 }
 
-// joinCells pads or cuts each cell to its column's width and joins them
-// with two spaces, styling the cells style names after padding.
-func joinCells(cells []string, widths []int, style map[int]ansi.Style) string {
+// padCells cuts or pads each cell but the last to its column's width, and
+// returns the padded cells and the width of the line they make joined.
+func padCells(cells []string, widths []int) ([]string, int) {
+	out := make([]string, len(cells))
+	width := 0
+	for i, c := range cells {
+		if i > 0 {
+			width += 2
+		}
+		if i == len(cells)-1 {
+			out[i] = c
+			width += ansi.StringWidth(c)
+			break
+		}
+		c = ansi.Truncate(c, widths[i], "…")
+		pad := strings.Repeat(" ", widths[i]-ansi.StringWidth(c))
+		if columns[i].right {
+			c = pad + c
+		} else {
+			c += pad
+		}
+		out[i] = c
+		width += widths[i]
+	}
+	return out, width
+}
+
+// joinCells joins padded cells with two spaces, styling the cells style
+// names.
+func joinCells(cells []string, style map[int]ansi.Style) string {
 	var b strings.Builder
 	for i, c := range cells {
 		if i > 0 {
 			b.WriteString("  ")
-		}
-		last := i == len(cells)-1
-		if !last {
-			c = ansi.Truncate(c, widths[i], "…")
-			pad := strings.Repeat(" ", widths[i]-ansi.StringWidth(c))
-			if columns[i].right {
-				c = pad + c
-			} else {
-				c += pad
-			}
 		}
 		if s, ok := style[i]; ok {
 			c = s.Styled(c)
@@ -347,6 +365,15 @@ func (m Model) fit(s ansi.Style, line string) string {
 // fitLine cuts a line that may hold styled cells to the screen's width.
 func (m Model) fitLine(line string) string {
 	if m.width > 0 {
+		return ansi.Truncate(line, m.width, "…")
+	}
+	return line
+}
+
+// cut is fitLine for a line whose width w is known: one that fits is left
+// as it is, unmeasured.
+func (m Model) cut(line string, w int) string {
+	if m.width > 0 && w > m.width {
 		return ansi.Truncate(line, m.width, "…")
 	}
 	return line
