@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/superclaude/superclaude/internal/proc"
 	"github.com/superclaude/superclaude/state"
@@ -77,14 +77,14 @@ func refreshAndRender(b *testing.B, src Source, m Model) Model {
 	}
 	next, _ := m.Update(rowsMsg{snap: snap})
 	m = next.(Model)
-	if v := m.View(); !strings.Contains(v, "sessions: ") {
+	if v := m.View().Content; !strings.Contains(v, "sessions: ") {
 		b.Fatalf("view:\n%s", v)
 	}
 	return m
 }
 
 func benchModel(src Source) Model {
-	m := New(Config{Source: src, Renderer: plain()})
+	m := newPlain(Config{Source: src})
 	m.after = func(time.Duration, tea.Msg) tea.Cmd { return nil }
 	next, _ := m.Update(tea.WindowSizeMsg{Width: 200, Height: 50})
 	return next.(Model)
@@ -129,11 +129,11 @@ func BenchmarkRender100Sessions(b *testing.B) {
 	m := benchModel(&fakeSource{})
 	next, _ := m.Update(rowsMsg{snap: Snapshot{Rows: rows, At: at}})
 	m = next.(Model)
-	down := tea.KeyMsg{Type: tea.KeyDown}
+	down := tea.KeyPressMsg{Code: tea.KeyDown}
 	for b.Loop() {
 		next, _ := m.Update(down)
 		m = next.(Model)
-		if m.View() == "" {
+		if m.View().Content == "" {
 			b.Fatal("empty view")
 		}
 	}

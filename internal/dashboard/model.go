@@ -7,8 +7,8 @@ import (
 	"sort"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 )
 
 // DefaultRefresh is how often the dashboard reads the sessions again.
@@ -20,9 +20,6 @@ type Config struct {
 	Source Source
 	// Refresh is the interval between readings (DefaultRefresh when 0).
 	Refresh time.Duration
-	// Renderer renders the styles; nil is lipgloss's default, for the
-	// program's terminal. Tests give one with no colours.
-	Renderer *lipgloss.Renderer
 	// Context bounds every call to the Source (Background when nil).
 	Context context.Context
 }
@@ -39,14 +36,17 @@ type Model struct {
 	after func(d time.Duration, msg tea.Msg) tea.Cmd
 
 	rows []Row
-	// cells and widths are the rows drawn as text, made once per reading
-	// (they change with nothing else), so that a key press draws only the
-	// rows in view.
-	cells    [][]string
-	widths   []int
-	problems []string
-	now      time.Time
-	loaded   bool
+	// cells are the rows drawn as text, each cell but the last cut or
+	// padded to its column's width, lineWidths each row's width joined,
+	// and widths the columns': made once per reading (they change with
+	// nothing else), so that a key press only joins and styles the rows
+	// in view. Measuring and cutting text is most of a render's cost.
+	cells      [][]string
+	lineWidths []int
+	widths     []int
+	problems   []string
+	now        time.Time
+	loaded     bool
 	// loading is true while a reading is under way; gen numbers the
 	// timer chain, so that a refresh asked for by a key does not start a
 	// second chain of ticks.
@@ -116,7 +116,7 @@ func New(c Config) Model {
 	if m.refresh <= 0 {
 		m.refresh = DefaultRefresh
 	}
-	m.styles = newStyles(c.Renderer)
+	m.styles = newStyles(colorprofile.Unknown)
 	m.after = func(d time.Duration, msg tea.Msg) tea.Cmd {
 		return tea.Tick(d, func(time.Time) tea.Msg { return msg })
 	}
@@ -133,6 +133,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		m.clamp()
+		return m, nil
+	case tea.ColorProfileMsg:
+		// The program's reading of the terminal, sent at its start.
+		m.styles = newStyles(msg.Profile)
 		return m, nil
 	case tickMsg:
 		if msg.gen != m.gen || m.loading {
@@ -179,7 +183,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.setNote(false, "back from pane %s", displayPane(msg.row.Pane))
 		}
 		return m.refreshNow()
-	case tea.KeyMsg:
+	case tea.KeyPressMsg:
 		return m.key(msg.String())
 	}
 	return m, nil
@@ -201,11 +205,15 @@ func (m Model) gotRows(msg rowsMsg) (tea.Model, tea.Cmd) {
 	m.problems = msg.snap.Problems
 	m.now = msg.snap.At
 	m.loaded = true
-	m.cells = make([][]string, len(m.rows))
+	raw := make([][]string, len(m.rows))
 	for i, r := range m.rows {
-		m.cells[i] = m.rowCells(r)
+		raw[i] = m.rowCells(r)
 	}
-	m.widths = columnWidths(m.cells)
+	m.widths = columnWidths(raw)
+	m.cells, m.lineWidths = make([][]string, len(raw)), make([]int, len(raw))
+	for i, c := range raw {
+		m.cells[i], m.lineWidths[i] = padCells(c, m.widths)
+	}
 	// The selection follows its session when rows move.
 	for i, r := range m.rows {
 		if r.key() == selected {
@@ -318,7 +326,7 @@ func (m Model) whyKey(k string) Model {
 		w.top++
 	case "pgup", "b":
 		w.top -= h
-	case "pgdown", " ", "f":
+	case "pgdown", "space", "f":
 		w.top += h
 	case "home", "g":
 		w.top = 0

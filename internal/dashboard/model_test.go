@@ -4,15 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os/exec"
 	"strings"
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
-	"github.com/muesli/termenv"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	uv "github.com/charmbracelet/ultraviolet"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/superclaude/superclaude/internal/proc"
 )
@@ -77,10 +77,15 @@ func fixedRows() []Row { // a few tests pick b-sess as [2]
 	}
 }
 
-func plain() *lipgloss.Renderer {
-	r := lipgloss.NewRenderer(io.Discard)
-	r.SetColorProfile(termenv.Ascii)
-	return r
+// plain is the colour profile of a terminal that shows no styles: the
+// views are then plain text, which the tests compare.
+var plain = tea.ColorProfileMsg{Profile: colorprofile.NoTTY}
+
+// newPlain returns a model that draws no styles, as the program makes it
+// when the terminal shows none.
+func newPlain(c Config) Model {
+	next, _ := New(c).Update(plain)
+	return next.(Model)
 }
 
 // harness drives a model as a program would, but synchronously: every
@@ -96,7 +101,7 @@ type harness struct {
 
 func newHarness(t *testing.T, rows []Row) *harness {
 	h := &harness{t: t, src: &fakeSource{snap: Snapshot{Rows: rows, At: at}}}
-	h.m = New(Config{Source: h.src, Renderer: plain()})
+	h.m = newPlain(Config{Source: h.src})
 	h.m.after = func(time.Duration, tea.Msg) tea.Cmd { h.ticks++; return nil }
 	h.send(tea.WindowSizeMsg{Width: 150, Height: 10})
 	h.do(h.m.Init())
@@ -127,16 +132,26 @@ func (h *harness) do(cmd tea.Cmd) {
 	}
 }
 
-// keys sends key presses: single characters, or tea's names of keys.
+// keys sends key presses: single characters, or tea's names of keys. Each
+// is sent as the bytes an xterm sends for it, decoded by the decoder the
+// program reads the terminal with, so that a key reaches Update as it
+// would from a person.
 func (h *harness) keys(keys ...string) {
-	named := map[string]tea.KeyType{"up": tea.KeyUp, "down": tea.KeyDown, "enter": tea.KeyEnter, "esc": tea.KeyEsc,
-		"ctrl+c": tea.KeyCtrlC, "pgup": tea.KeyPgUp, "pgdown": tea.KeyPgDown, "home": tea.KeyHome, "end": tea.KeyEnd}
+	h.t.Helper()
+	sent := map[string]string{"up": "\x1b[A", "down": "\x1b[B", "enter": "\r", "esc": "\x1b", "ctrl+c": "\x03",
+		"pgup": "\x1b[5~", "pgdown": "\x1b[6~", "home": "\x1b[H", "end": "\x1b[F", "space": " "}
+	var dec uv.EventDecoder
 	for _, k := range keys {
-		if t, ok := named[k]; ok {
-			h.send(tea.KeyMsg{Type: t})
-		} else {
-			h.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)})
+		b, ok := sent[k]
+		if !ok {
+			b = k
 		}
+		n, ev := dec.Decode([]byte(b))
+		press, ok := ev.(uv.KeyPressEvent)
+		if !ok || n != len(b) {
+			h.t.Fatalf("key %q (%q) decodes as %T %+v (%d bytes)", k, b, ev, ev, n)
+		}
+		h.send(tea.KeyPressMsg(press))
 	}
 }
 
@@ -169,7 +184,7 @@ func TestViewOfFixedRows(t *testing.T) {
 		"", // the note: none
 		"↑/↓ select · enter attach · r restart · s stop · w why · u refresh · q quit",
 	}, "\n")
-	if got := h.m.View(); got != want {
+	if got := h.m.View().Content; got != want {
 		t.Fatalf("view:\n%s\nwant:\n%s", got, want)
 	}
 }
@@ -183,17 +198,17 @@ func TestViewCutsLinesToTheScreenAndScrollsToTheSelection(t *testing.T) {
 	h := newHarness(t, rows)
 	h.send(tea.WindowSizeMsg{Width: 60, Height: 8}) // 4 rows fit
 	h.keys("end")
-	lines := strings.Split(h.m.View(), "\n")
+	lines := strings.Split(h.m.View().Content, "\n")
 	if len(lines) != 8 {
-		t.Fatalf("%d lines on an 8-line screen:\n%s", len(lines), h.m.View())
+		t.Fatalf("%d lines on an 8-line screen:\n%s", len(lines), h.m.View().Content)
 	}
 	for _, l := range lines {
-		if w := lipgloss.Width(l); w > 60 {
+		if w := ansi.StringWidth(l); w > 60 {
 			t.Errorf("line of width %d on a 60-column screen: %q", w, l)
 		}
 	}
 	if !strings.HasPrefix(lines[5], "> s29") || !strings.HasPrefix(lines[2], "  s26") {
-		t.Fatalf("the last row is not selected and in view:\n%s", h.m.View())
+		t.Fatalf("the last row is not selected and in view:\n%s", h.m.View().Content)
 	}
 }
 
@@ -203,13 +218,13 @@ func TestViewCutsLinesToTheScreenAndScrollsToTheSelection(t *testing.T) {
 func TestViewCleansControlSequencesFromState(t *testing.T) {
 	h := newHarness(t, []Row{{Session: "x", Dir: "x", Status: Running, Skill: "evil\x1b]0;pwned\x07\x1b[2J",
 		Phase: "p\u202eq", Limit: "l\x9bm", LastEvent: "a\nb"}})
-	list := h.m.View()
+	list := h.m.View().Content
 	if !strings.Contains(list, "evil]0;pwned[2J/pq") || !strings.Contains(list, "a b") {
 		t.Errorf("the cleaned values are not shown:\n%s", list)
 	}
 	h.src.why = []string{"line \x1b[31mred"}
 	h.keys("w")
-	why := h.m.View()
+	why := h.m.View().Content
 	if !strings.Contains(why, "line [31mred") {
 		t.Errorf("the cleaned event is not shown:\n%s", why)
 	}
@@ -223,11 +238,10 @@ func TestViewCleansControlSequencesFromState(t *testing.T) {
 }
 
 func TestViewColoursTheStateWhenTheTerminalHasColours(t *testing.T) {
-	r := lipgloss.NewRenderer(io.Discard)
-	r.SetColorProfile(termenv.ANSI)
-	m := New(Config{Source: &fakeSource{}, Renderer: r})
-	next, _ := m.Update(rowsMsg{snap: Snapshot{Rows: fixedRows(), At: at}})
-	v := next.(Model).View()
+	m := New(Config{Source: &fakeSource{}})
+	next, _ := m.Update(tea.ColorProfileMsg{Profile: colorprofile.ANSI})
+	next, _ = next.(Model).Update(rowsMsg{snap: Snapshot{Rows: fixedRows(), At: at}})
+	v := next.(Model).View().Content
 	if !strings.Contains(v, "\x1b[32mrunning") || !strings.Contains(v, "\x1b[33mstale") || !strings.Contains(v, "\x1b[7m> a-sess") {
 		t.Fatalf("no colours:\n%q", v)
 	}
@@ -281,8 +295,8 @@ func TestKeyEnterAndAAttachToTheSelectedPane(t *testing.T) {
 		if fmt.Sprint(h.src.calls) != "[attach b-sess]" {
 			t.Errorf("%s: calls %v, want [attach b-sess]", k, h.src.calls)
 		}
-		if !strings.Contains(h.m.View(), "switched to pane work:main:B") {
-			t.Errorf("%s: the view does not say where it switched:\n%s", k, h.m.View())
+		if !strings.Contains(h.m.View().Content, "switched to pane work:main:B") {
+			t.Errorf("%s: the view does not say where it switched:\n%s", k, h.m.View().Content)
 		}
 	}
 }
@@ -296,8 +310,8 @@ func TestAttachOutsideTmuxRunsTheCommandInTheForeground(t *testing.T) {
 	}
 	h.m = next.(Model)
 	h.send(attachDoneMsg{row: b})
-	if !strings.Contains(h.m.View(), "back from pane work:main:B") {
-		t.Fatalf("no word of the return:\n%s", h.m.View())
+	if !strings.Contains(h.m.View().Content, "back from pane work:main:B") {
+		t.Fatalf("no word of the return:\n%s", h.m.View().Content)
 	}
 }
 
@@ -307,8 +321,8 @@ func TestAttachWithoutAPaneSaysSo(t *testing.T) {
 	if len(h.src.calls) != 0 {
 		t.Fatalf("calls %v for a session without a pane", h.src.calls)
 	}
-	if !strings.Contains(h.m.View(), "session stuck has no pane to attach to") {
-		t.Fatalf("view:\n%s", h.m.View())
+	if !strings.Contains(h.m.View().Content, "session stuck has no pane to attach to") {
+		t.Fatalf("view:\n%s", h.m.View().Content)
 	}
 }
 
@@ -319,8 +333,8 @@ func TestKeyRRestartsOnlyAfterConfirmation(t *testing.T) {
 	if len(h.src.calls) != 0 {
 		t.Fatalf("restart sent before confirmation: %v", h.src.calls)
 	}
-	if !strings.Contains(h.m.View(), "Restart the agent of session b-sess (pane work:main:B, supervisor pid 102)? y/n") {
-		t.Fatalf("no question:\n%s", h.m.View())
+	if !strings.Contains(h.m.View().Content, "Restart the agent of session b-sess (pane work:main:B, supervisor pid 102)? y/n") {
+		t.Fatalf("no question:\n%s", h.m.View().Content)
 	}
 	h.keys("y")
 	if fmt.Sprint(h.src.calls) != "[restart b-sess]" {
@@ -329,8 +343,8 @@ func TestKeyRRestartsOnlyAfterConfirmation(t *testing.T) {
 	if h.src.reads != reads+1 {
 		t.Fatalf("no refresh after the restart (%d reads, want %d)", h.src.reads, reads+1)
 	}
-	if !strings.Contains(h.m.View(), "restart of b-sess requested") {
-		t.Fatalf("no word of the restart:\n%s", h.m.View())
+	if !strings.Contains(h.m.View().Content, "restart of b-sess requested") {
+		t.Fatalf("no word of the restart:\n%s", h.m.View().Content)
 	}
 }
 
@@ -338,16 +352,16 @@ func TestARestartThatWaitsForTheTurnSaysSo(t *testing.T) {
 	h := newHarness(t, fixedRows())
 	h.src.waiting = true
 	h.keys("r", "y")
-	if !strings.Contains(h.m.View(), "restart of a-sess requested: the agent is in the middle of a turn") {
-		t.Fatalf("view:\n%s", h.m.View())
+	if !strings.Contains(h.m.View().Content, "restart of a-sess requested: the agent is in the middle of a turn") {
+		t.Fatalf("view:\n%s", h.m.View().Content)
 	}
 }
 
 func TestKeySStopsOnlyAfterConfirmation(t *testing.T) {
 	h := newHarness(t, fixedRows())
 	h.keys("s")
-	if !strings.Contains(h.m.View(), "Stop the agent of session a-sess") {
-		t.Fatalf("no question:\n%s", h.m.View())
+	if !strings.Contains(h.m.View().Content, "Stop the agent of session a-sess") {
+		t.Fatalf("no question:\n%s", h.m.View().Content)
 	}
 	h.keys("Y")
 	if fmt.Sprint(h.src.calls) != "[stop a-sess]" {
@@ -362,8 +376,8 @@ func TestAnyOtherKeyCancelsTheConfirmation(t *testing.T) {
 		if len(h.src.calls) != 0 || h.quit {
 			t.Errorf("%s after r: calls %v, quit %v", k, h.src.calls, h.quit)
 		}
-		if !strings.Contains(h.m.View(), "restart of a-sess cancelled") {
-			t.Errorf("%s after r: view\n%s", k, h.m.View())
+		if !strings.Contains(h.m.View().Content, "restart of a-sess cancelled") {
+			t.Errorf("%s after r: view\n%s", k, h.m.View().Content)
 		}
 	}
 }
@@ -374,8 +388,8 @@ func TestRestartOfAStoppedSessionIsRefusedWithoutAsking(t *testing.T) {
 	if h.m.confirm != nil || len(h.src.calls) != 0 {
 		t.Fatalf("asked or sent for a stopped session: %v", h.src.calls)
 	}
-	if !strings.Contains(h.m.View(), "cannot restart old: no live supervisor owns it") {
-		t.Fatalf("view:\n%s", h.m.View())
+	if !strings.Contains(h.m.View().Content, "cannot restart old: no live supervisor owns it") {
+		t.Fatalf("view:\n%s", h.m.View().Content)
 	}
 }
 
@@ -383,8 +397,8 @@ func TestAFailedActionShowsItsError(t *testing.T) {
 	h := newHarness(t, fixedRows())
 	h.src.actionErr = errors.New("its supervisor (pid 101) did not take it: boom")
 	h.keys("r", "y")
-	if !strings.Contains(h.m.View(), "restart a-sess: its supervisor (pid 101) did not take it: boom") {
-		t.Fatalf("view:\n%s", h.m.View())
+	if !strings.Contains(h.m.View().Content, "restart a-sess: its supervisor (pid 101) did not take it: boom") {
+		t.Fatalf("view:\n%s", h.m.View().Content)
 	}
 }
 
@@ -398,33 +412,37 @@ func TestKeyWShowsWhyScrollableAndQGoesBack(t *testing.T) {
 		t.Fatalf("calls %v", h.src.calls)
 	}
 	// 10 lines: a title, 8 events, the help. It opens at the end.
-	view := func() []string { return strings.Split(h.m.View(), "\n") }
+	view := func() []string { return strings.Split(h.m.View().Content, "\n") }
 	if v := view(); v[0] != "+why a-sess (pane work:main:A) — 20 events" || v[1] != "event 12" || v[8] != "event 19" {
-		t.Fatalf("why view:\n%s", h.m.View())
+		t.Fatalf("why view:\n%s", h.m.View().Content)
 	}
 	h.keys("k", "k")
 	if v := view(); v[1] != "event 10" {
-		t.Fatalf("after k k:\n%s", h.m.View())
+		t.Fatalf("after k k:\n%s", h.m.View().Content)
 	}
 	h.keys("home")
 	if v := view(); v[1] != "event 00" {
-		t.Fatalf("after home:\n%s", h.m.View())
+		t.Fatalf("after home:\n%s", h.m.View().Content)
 	}
 	h.keys("up")
 	if v := view(); v[1] != "event 00" {
-		t.Fatalf("scrolled above the top:\n%s", h.m.View())
+		t.Fatalf("scrolled above the top:\n%s", h.m.View().Content)
 	}
 	h.keys("pgdown", "j")
 	if v := view(); v[1] != "event 09" {
-		t.Fatalf("after pgdown j:\n%s", h.m.View())
+		t.Fatalf("after pgdown j:\n%s", h.m.View().Content)
+	}
+	h.keys("home", "space") // the space bar pages down too
+	if v := view(); v[1] != "event 08" {
+		t.Fatalf("after home space:\n%s", h.m.View().Content)
 	}
 	h.keys("end", "j")
 	if v := view(); v[8] != "event 19" {
-		t.Fatalf("scrolled past the end:\n%s", h.m.View())
+		t.Fatalf("scrolled past the end:\n%s", h.m.View().Content)
 	}
 	h.keys("q")
-	if h.quit || h.m.why != nil || !strings.HasPrefix(h.m.View(), "superclaude dashboard") {
-		t.Fatalf("q in the why view did not go back to the list (quit %v):\n%s", h.quit, h.m.View())
+	if h.quit || h.m.why != nil || !strings.HasPrefix(h.m.View().Content, "superclaude dashboard") {
+		t.Fatalf("q in the why view did not go back to the list (quit %v):\n%s", h.quit, h.m.View().Content)
 	}
 }
 
@@ -462,7 +480,7 @@ func TestKeyURefreshesNowAndTheTimerKeepsOneChain(t *testing.T) {
 }
 
 func TestATickWhileReadingDoesNotReadTwice(t *testing.T) {
-	m := New(Config{Source: &fakeSource{}, Renderer: plain()})
+	m := newPlain(Config{Source: &fakeSource{}})
 	// New is reading (Init's command has not answered yet).
 	next, cmd := m.Update(tickMsg{gen: m.gen})
 	if cmd != nil || !next.(Model).loading {
@@ -474,8 +492,8 @@ func TestAReadingErrorIsShownAndTheTimerGoesOn(t *testing.T) {
 	h := newHarness(t, fixedRows())
 	h.src.rowsErr = errors.New("disk on fire")
 	h.keys("u")
-	if !strings.Contains(h.m.View(), "reading sessions: disk on fire") {
-		t.Fatalf("view:\n%s", h.m.View())
+	if !strings.Contains(h.m.View().Content, "reading sessions: disk on fire") {
+		t.Fatalf("view:\n%s", h.m.View().Content)
 	}
 	if h.ticks != 2 {
 		t.Fatalf("%d timers, want 2", h.ticks)
@@ -487,13 +505,13 @@ func TestAReadingErrorIsShownAndTheTimerGoesOn(t *testing.T) {
 
 func TestProblemsAndEmptyListAreShown(t *testing.T) {
 	h := newHarness(t, nil)
-	if !strings.Contains(h.m.View(), "no sessions yet") {
-		t.Fatalf("view:\n%s", h.m.View())
+	if !strings.Contains(h.m.View().Content, "no sessions yet") {
+		t.Fatalf("view:\n%s", h.m.View().Content)
 	}
 	h.src.snap.Problems = []string{"sessions/x/.state.json: pid: want a number"}
 	h.keys("u")
-	if !strings.Contains(h.m.View(), "1 skipped: sessions/x/.state.json: pid: want a number") {
-		t.Fatalf("view:\n%s", h.m.View())
+	if !strings.Contains(h.m.View().Content, "1 skipped: sessions/x/.state.json: pid: want a number") {
+		t.Fatalf("view:\n%s", h.m.View().Content)
 	}
 	// Keys on an empty list do nothing.
 	h.keys("enter", "r", "s", "w", "j", "k")

@@ -6,7 +6,7 @@ import (
 	"os"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 	"golang.org/x/term"
 
 	"github.com/superclaude/superclaude/internal/config"
@@ -44,7 +44,8 @@ func Run(ctx context.Context, o Options) error {
 		return err
 	}
 	m := New(Config{Source: src, Refresh: o.Refresh, Context: ctx})
-	_, err = tea.NewProgram(m, tea.WithAltScreen(), tea.WithContext(ctx)).Run()
+	// The alternate screen is the View's to ask for (Model.View).
+	_, err = tea.NewProgram(m, tea.WithContext(ctx)).Run()
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return nil
 	}

@@ -5,7 +5,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/lipgloss"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/superclaude/superclaude/internal/cli"
@@ -16,32 +17,39 @@ import (
 // none marks a value the state does not record.
 const none = "–"
 
-// styles are the dashboard's colours; with a renderer that has no colours
-// every one renders plain text.
+// styles are the dashboard's colours and attributes, as SGR sequences: the
+// program's renderer brings them down to what the terminal can show (no
+// colours under NO_COLOR). They are x/ansi's and not Lip Gloss's on
+// purpose: Lip Gloss v2 detects the colour profile of stdout when its
+// package is initialised (reading terminfo, and running `tmux info` under
+// tmux), which every superclaude process would pay for, dashboard or not.
 type styles struct {
-	title, header, selected, note, err, confirm, help lipgloss.Style
-	status                                            map[Status]lipgloss.Style
-	needsInput                                        lipgloss.Style
+	title, header, selected, note, err, confirm, help ansi.Style
+	status                                            map[Status]ansi.Style
+	needsInput                                        ansi.Style
 }
 
-func newStyles(r *lipgloss.Renderer) styles {
-	if r == nil {
-		r = lipgloss.DefaultRenderer()
+// newStyles returns the styles for a terminal of the profile: none on one
+// that shows no styles at all (TERM=dumb; the tests' plain text).
+func newStyles(p colorprofile.Profile) styles {
+	if p == colorprofile.NoTTY {
+		return styles{status: map[Status]ansi.Style{}}
 	}
+	s := ansi.NewStyle
 	return styles{
-		title:    r.NewStyle().Bold(true),
-		header:   r.NewStyle().Bold(true).Underline(true),
-		selected: r.NewStyle().Reverse(true),
-		note:     r.NewStyle(),
-		err:      r.NewStyle().Foreground(lipgloss.Color("1")),
-		confirm:  r.NewStyle().Bold(true).Foreground(lipgloss.Color("3")),
-		help:     r.NewStyle().Faint(true),
-		status: map[Status]lipgloss.Style{
-			Running: r.NewStyle().Foreground(lipgloss.Color("2")),
-			Stale:   r.NewStyle().Foreground(lipgloss.Color("3")),
-			Stopped: r.NewStyle().Faint(true),
+		title:    s().Bold(),
+		header:   s().Bold().Underline(true),
+		selected: s().Reverse(true),
+		note:     s(),
+		err:      s().ForegroundColor(ansi.Red),
+		confirm:  s().Bold().ForegroundColor(ansi.Yellow),
+		help:     s().Faint(),
+		status: map[Status]ansi.Style{
+			Running: s().ForegroundColor(ansi.Green),
+			Stale:   s().ForegroundColor(ansi.Yellow),
+			Stopped: s().Faint(),
 		},
-		needsInput: r.NewStyle().Bold(true).Foreground(lipgloss.Color("5")),
+		needsInput: s().Bold().ForegroundColor(ansi.Magenta),
 	}
 }
 
@@ -173,8 +181,15 @@ func (m Model) whyHeight() int {
 	return max(1, m.height-2)
 }
 
-// View draws the model.
-func (m Model) View() string {
+// View draws the model on the alternate screen.
+func (m Model) View() tea.View {
+	v := tea.NewView(m.draw())
+	v.AltScreen = true
+	return v
+}
+
+// draw renders the screen's text.
+func (m Model) draw() string {
 	if m.why != nil {
 		return m.viewWhy()
 	}
@@ -191,14 +206,15 @@ func (m Model) View() string {
 	for i, c := range columns {
 		titles[i] = c.title
 	}
-	b.WriteString(m.fit(m.styles.header, "  "+joinCells(titles, widths, nil)))
+	header, _ := padCells(titles, widths)
+	b.WriteString(m.fit(m.styles.header, "  "+joinCells(header, nil)))
 	b.WriteByte('\n')
 	for i, r := range visible {
-		cells := m.cells[m.top+i]
+		cells, w := m.cells[m.top+i], 2+m.lineWidths[m.top+i]
 		if m.top+i == m.sel {
-			b.WriteString(m.fit(m.styles.selected, "> "+joinCells(cells, widths, nil)))
+			b.WriteString(m.styles.selected.Styled(m.cut("> "+joinCells(cells, nil), w)))
 		} else {
-			b.WriteString(m.fitLine("  " + joinCells(cells, widths, m.cellStyle(r))))
+			b.WriteString(m.cut("  "+joinCells(cells, m.cellStyle(r)), w))
 		}
 		b.WriteByte('\n')
 	}
@@ -270,8 +286,8 @@ func (m Model) viewWhy() string {
 	return b.String()
 }
 
-func (m Model) cellStyle(r Row) map[int]lipgloss.Style {
-	st := map[int]lipgloss.Style{colState: m.styles.status[r.Status]}
+func (m Model) cellStyle(r Row) map[int]ansi.Style {
+	st := map[int]ansi.Style{colState: m.styles.status[r.Status]}
 	if r.NeedsInput != nil && *r.NeedsInput {
 		st[colInput] = m.styles.needsInput
 	}
@@ -295,26 +311,43 @@ func columnWidths(rows [][]string) []int {
 	return w
 }
 
-// joinCells pads or cuts each cell to its column's width and joins them
-// with two spaces, styling the cells style names after padding.
-func joinCells(cells []string, widths []int, style map[int]lipgloss.Style) string {
+// padCells cuts or pads each cell but the last to its column's width, and
+// returns the padded cells and the width of the line they make joined.
+func padCells(cells []string, widths []int) ([]string, int) {
+	out := make([]string, len(cells))
+	width := 0
+	for i, c := range cells {
+		if i > 0 {
+			width += 2
+		}
+		if i == len(cells)-1 {
+			out[i] = c
+			width += ansi.StringWidth(c)
+			break
+		}
+		c = ansi.Truncate(c, widths[i], "…")
+		pad := strings.Repeat(" ", widths[i]-ansi.StringWidth(c))
+		if columns[i].right {
+			c = pad + c
+		} else {
+			c += pad
+		}
+		out[i] = c
+		width += widths[i]
+	}
+	return out, width
+}
+
+// joinCells joins padded cells with two spaces, styling the cells style
+// names.
+func joinCells(cells []string, style map[int]ansi.Style) string {
 	var b strings.Builder
 	for i, c := range cells {
 		if i > 0 {
 			b.WriteString("  ")
 		}
-		last := i == len(cells)-1
-		if !last {
-			c = ansi.Truncate(c, widths[i], "…")
-			pad := strings.Repeat(" ", widths[i]-ansi.StringWidth(c))
-			if columns[i].right {
-				c = pad + c
-			} else {
-				c += pad
-			}
-		}
 		if s, ok := style[i]; ok {
-			c = s.Render(c)
+			c = s.Styled(c)
 		}
 		b.WriteString(c)
 	}
@@ -322,16 +355,25 @@ func joinCells(cells []string, widths []int, style map[int]lipgloss.Style) strin
 }
 
 // fit cuts a plain line to the screen's width and styles it.
-func (m Model) fit(s lipgloss.Style, line string) string {
+func (m Model) fit(s ansi.Style, line string) string {
 	if m.width > 0 {
 		line = ansi.Truncate(line, m.width, "…")
 	}
-	return s.Render(line)
+	return s.Styled(line)
 }
 
 // fitLine cuts a line that may hold styled cells to the screen's width.
 func (m Model) fitLine(line string) string {
 	if m.width > 0 {
+		return ansi.Truncate(line, m.width, "…")
+	}
+	return line
+}
+
+// cut is fitLine for a line whose width w is known: one that fits is left
+// as it is, unmeasured.
+func (m Model) cut(line string, w int) string {
+	if m.width > 0 && w > m.width {
 		return ansi.Truncate(line, m.width, "…")
 	}
 	return line
