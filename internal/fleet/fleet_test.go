@@ -282,7 +282,7 @@ func TestFleetUpDownUpResumesEachPane(t *testing.T) {
 		}
 	}
 	why := w.sc("+why", byPane["work:main:A"].Name, "--fleet", w.file)
-	if !strings.Contains(why, "resumed") && !strings.Contains(why, "fleet resume") {
+	if !strings.Contains(why, "resuming the pane's previous conversation") {
 		t.Errorf("+why does not explain the resume:\n%s", why)
 	}
 	t.Logf("+why:\n%s", why)
