@@ -3,10 +3,7 @@ package dashboard
 import (
 	"context"
 	"fmt"
-	"os"
 	"os/exec"
-	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -39,7 +36,7 @@ func (s *StoreSource) Attach(ctx context.Context, r Row) (*exec.Cmd, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !sameFile(current, theirs) {
+	if !tmux.SameSocket(current, theirs) {
 		return nil, fmt.Errorf("pane %s is on another tmux server (%s) than this terminal's (%s): attach from outside tmux, or run the dashboard there",
 			displayPane(r.Pane), theirs, current)
 	}
@@ -132,29 +129,17 @@ func (s *StoreSource) findPane(r Row) (tmux.Server, string, error) {
 // unlabelledPane resolves "%N@<socket>@<start time>": the pane %N of the
 // server on that socket, provided it is the same server (started then).
 func unlabelledPane(id string) (tmux.Server, string, error) {
-	parts := strings.SplitN(id, "@", 3)
-	if len(parts) != 3 || !paneNumber.MatchString(parts[0]) || !filepath.IsAbs(parts[1]) {
+	pane, socket, start, ok := tmux.Unlabelled(id)
+	if !ok {
 		return tmux.Server{}, "", fmt.Errorf("pane identity %q: want %%N@socket@start", id)
 	}
-	srv := tmux.Server{Path: parts[1]}
-	started, err := srv.Run("display-message", "-p", "-t", parts[0], "#{start_time}")
+	srv := tmux.Server{Path: socket}
+	started, err := srv.Run("display-message", "-p", "-t", pane, "#{start_time}")
 	if err != nil {
-		return tmux.Server{}, "", fmt.Errorf("pane %s: its tmux server is gone: %w", parts[0], err)
+		return tmux.Server{}, "", fmt.Errorf("pane %s: its tmux server is gone: %w", pane, err)
 	}
-	if started != parts[2] {
-		return tmux.Server{}, "", fmt.Errorf("pane %s: its tmux server (%s) was restarted since; the pane is gone", parts[0], parts[1])
+	if started != start {
+		return tmux.Server{}, "", fmt.Errorf("pane %s: its tmux server (%s) was restarted since; the pane is gone", pane, socket)
 	}
-	return srv, parts[0], nil
-}
-
-// paneNumber is a tmux pane id.
-var paneNumber = regexp.MustCompile(`^%[0-9]+$`)
-
-func sameFile(a, b string) bool {
-	if a == b {
-		return true
-	}
-	fa, err1 := os.Stat(a)
-	fb, err2 := os.Stat(b)
-	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
+	return srv, pane, nil
 }

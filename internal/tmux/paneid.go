@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"time"
 )
@@ -79,4 +80,19 @@ func PaneNumber(id string) string {
 	}
 	n, _, _ := strings.Cut(id, "@")
 	return n
+}
+
+// Unlabelled reads an unlabelled pane's identity, "%N@<socket>@<start
+// time>": the pane id, its server's socket and the server's start time.
+func Unlabelled(id string) (pane, socket, started string, ok bool) {
+	parts := strings.SplitN(id, "@", 3)
+	if len(parts) != 3 || len(parts[0]) < 2 || parts[0][0] != '%' || !filepath.IsAbs(parts[1]) {
+		return "", "", "", false
+	}
+	for _, r := range parts[0][1:] {
+		if r < '0' || r > '9' {
+			return "", "", "", false
+		}
+	}
+	return parts[0], parts[1], parts[2], true
 }

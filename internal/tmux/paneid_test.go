@@ -38,3 +38,15 @@ func TestUnlabelledPanesOfTwoServersDiffer(t *testing.T) {
 		t.Fatalf("PaneNumber(%q) = %q", a, PaneNumber(a))
 	}
 }
+
+func TestUnlabelled(t *testing.T) {
+	pane, sock, start, ok := Unlabelled("%12@/tmp/tmux-0/default@1763800000")
+	if !ok || pane != "%12" || sock != "/tmp/tmux-0/default" || start != "1763800000" {
+		t.Fatalf("%q %q %q %v", pane, sock, start, ok)
+	}
+	for _, bad := range []string{"f:w:SDK", "%x@/s@1", "%1@relative@1", "%1@/s", ""} {
+		if _, _, _, ok := Unlabelled(bad); ok {
+			t.Errorf("%q read as an unlabelled pane", bad)
+		}
+	}
+}

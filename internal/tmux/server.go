@@ -268,7 +268,7 @@ func (s Server) Attach(session string) error {
 		if err != nil {
 			return err
 		}
-		if !sameFile(current, ours) {
+		if !SameSocket(current, ours) {
 			return fmt.Errorf("this terminal is a client of another tmux server (%s); switch to the fleet from outside tmux: tmux %s attach -t %s",
 				current, strings.Join(s.Flags(), " "), SessionTarget(session))
 		}
@@ -280,7 +280,8 @@ func (s Server) Attach(session string) error {
 	return cmd.Run()
 }
 
-func sameFile(a, b string) bool {
+// SameSocket reports whether two socket paths name one server's socket.
+func SameSocket(a, b string) bool {
 	if a == b {
 		return true
 	}
