@@ -73,18 +73,20 @@ func ownCommands() *cobra.Command {
 		Use:   "superclaude",
 		Short: "superclaude's own commands (every other argument goes to claude)",
 		Long: `superclaude is a drop-in wrapper for claude: "superclaude ARGS" runs "claude ARGS"
-on a pty under a supervisor that restarts it on context overflow, resumes
-fleet panes, and kills whole process trees.
+under a supervisor that restarts it with a fresh context when its context
+window fills up, resumes tmux panes' conversations, waits out usage limits,
+and ends every process claude started.
 
 superclaude's own commands start with '+', so they can never collide with a
 claude subcommand, option or prompt:
 
-  superclaude +session list        sessions under ./sessions
-  superclaude +session restart     request an overflow restart
+  superclaude +status              every session of yours, from anywhere
+  superclaude +dashboard           the same, live: attach, restart, stop
+  superclaude +why [SESSION]       why it restarted
+  superclaude +history             the conversations this pane had
+  superclaude +session restart     restart the agent with a fresh context
   superclaude +up fleet.toml       a tmux fleet, one superclaude per pane
-  superclaude +status --watch      every session, refreshed in place
-  superclaude +why SESSION         why it restarted
-  superclaude +help                this help`,
+  superclaude +help COMMAND        more on a command`,
 		SilenceUsage:      true,
 		SilenceErrors:     true,
 		CompletionOptions: cobra.CompletionOptions{DisableDefaultCmd: true},
