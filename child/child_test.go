@@ -55,7 +55,13 @@ func helper(mode string) {
 		// Reports whether it has a controlling terminal, then echoes lines
 		// and reports window size changes.
 		sid, _ := unix.Getsid(0)
-		fmt.Printf("session-leader=%v tty=%v\r\n", sid == os.Getpid(), term.IsTerminal(0))
+		fg, _ := unix.IoctlGetInt(0, unix.TIOCGPGRP)
+		ppgid, _ := unix.Getpgid(os.Getppid())
+		// Job control: its group leads the foreground of the pty, and its
+		// parent is in its session but another group (not orphaned).
+		fmt.Printf("session-leader=%v foreground=%v parent-in-session=%v parent-group=%v tty=%v\r\n",
+			sid == os.Getpid(), fg == unix.Getpgrp() && unix.Getpgrp() == os.Getpid(),
+			sid == os.Getppid(), ppgid != unix.Getpgrp(), term.IsTerminal(0))
 		winch := make(chan os.Signal, 1)
 		signal.Notify(winch, syscall.SIGWINCH)
 		go func() {
@@ -208,7 +214,7 @@ func TestAgentGetsAPtyInputAndResizes(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := bufio.NewReader(master)
-	readUntil(t, r, "session-leader=true tty=true")
+	readUntil(t, r, "session-leader=false foreground=true parent-in-session=true parent-group=true tty=true")
 	master.Write([]byte("hello\r"))
 	readUntil(t, r, "got:hello")
 
