@@ -2,9 +2,9 @@
 // themselves as it (see Enabled) and superclaude supervises it in place of
 // Claude Code. It behaves as Claude Code does where superclaude depends on
 // it — exit 143 on SIGTERM, 129 on SIGHUP, 0 on SIGINT, a controlling
-// terminal — and does what the test asks through environment variables and
-// lines typed on its terminal. Every start and exit is appended to a JSON
-// log the test reads.
+// terminal, a stop on Ctrl-Z — and does what the test asks through
+// environment variables and lines typed on its terminal. Every start and
+// exit is appended to a JSON log the test reads.
 package fakeagent
 
 import (
@@ -155,7 +155,9 @@ func Main() {
 	}
 
 	sigs := make(chan os.Signal, 4)
-	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT, syscall.SIGWINCH)
+	// SIGTSTP is left alone: Ctrl-Z on its (cooked) terminal stops it, as
+	// it stops any program; SIGCONT is reported, as a redraw would be.
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT, syscall.SIGWINCH, syscall.SIGCONT)
 	ignoreTerm := os.Getenv(EnvIgnoreTerm) != ""
 	go func() {
 		for sig := range sigs {
@@ -169,6 +171,8 @@ func Main() {
 				exit(129)
 			case syscall.SIGINT:
 				exit(0)
+			case syscall.SIGCONT:
+				fmt.Print("FAKE-AGENT CONTINUED\r\n")
 			case syscall.SIGWINCH:
 				if ws, err := pty.GetsizeFull(os.Stdin); err == nil {
 					fmt.Printf("SIZE %dx%d\r\n", ws.Rows, ws.Cols)
