@@ -27,11 +27,13 @@ import (
 // while we were stopped) so that an agent that only redraws on a resize
 // redraws too. Claude Code redraws on SIGCONT itself.
 //
-// SIGTSTP sent to superclaude itself (kill -TSTP) is passed to the agent,
-// whose stop then takes the same path.
+// Our own stop needs SIGTSTP's default action, so nothing in the program
+// may catch SIGTSTP: once os/signal has caught it, Go's runtime keeps its
+// handler even after signal.Reset, and a SIGTSTP nobody is notified of is
+// then ignored. So a SIGTSTP sent to superclaude itself (kill -TSTP; the
+// terminal cannot send one while raw) stops superclaude alone, as it did
+// before, and `fg` continues it with nothing to undo.
 //
-// Our own stop needs SIGTSTP's default action, so this is the only
-// handler of SIGTSTP in the program: it lets go of it while it stops.
 // When our process group is orphaned (no job-control shell above us, as
 // under a supervisor that started us in a session of our own) the kernel
 // discards that SIGTSTP; we then carry on after orphanedStopWait, as if
@@ -46,23 +48,15 @@ const orphanedStopWait = 100 * time.Millisecond
 var jobControlRunning atomic.Bool
 
 func startJobControl(t *Terminal) {
-	tstp := make(chan os.Signal, 1)
 	cont := make(chan os.Signal, 1)
-	signal.Notify(tstp, syscall.SIGTSTP)
 	signal.Notify(cont, syscall.SIGCONT)
 	jobControlRunning.Store(true)
 	guard.Go(func() {
 		for {
 			select {
-			case <-tstp:
-				if a := t.current(); a != nil {
-					a.signalGroup(syscall.SIGTSTP)
-				} else {
-					t.suspend(tstp, cont, nil)
-				}
 			case a := <-t.stops:
 				if a == t.current() {
-					t.suspend(tstp, cont, a)
+					t.suspend(cont, a)
 				}
 			case <-cont:
 				// A SIGCONT we were not stopped for: nothing to undo.
@@ -83,11 +77,9 @@ func (t *Terminal) agentStopped(a *Agent) {
 }
 
 // suspend restores the terminal, stops us, and once we are continued puts
-// the terminal back in raw mode and continues a (when not nil).
-func (t *Terminal) suspend(tstp, cont chan os.Signal, a *Agent) {
-	if a != nil {
-		a.flushOutput() // its "suspended" message goes out before we stop
-	}
+// the terminal back in raw mode and continues a.
+func (t *Terminal) suspend(cont chan os.Signal, a *Agent) {
+	a.flushOutput() // its "suspended" message goes out before we stop
 	fd := int(t.in.Fd())
 	t.mu.Lock()
 	wasRaw := t.saved != nil
@@ -96,7 +88,6 @@ func (t *Terminal) suspend(tstp, cont chan os.Signal, a *Agent) {
 	}
 	t.mu.Unlock()
 
-	signal.Reset(syscall.SIGTSTP)
 	for len(cont) > 0 {
 		<-cont
 	}
@@ -106,7 +97,6 @@ func (t *Terminal) suspend(tstp, cont chan os.Signal, a *Agent) {
 	case <-cont:
 	case <-time.After(orphanedStopWait):
 	}
-	signal.Notify(tstp, syscall.SIGTSTP)
 
 	t.mu.Lock()
 	// A final Restore while we were stopped (the run ended) leaves the
@@ -119,9 +109,7 @@ func (t *Terminal) suspend(tstp, cont chan os.Signal, a *Agent) {
 		}
 	}
 	t.mu.Unlock()
-	if a != nil {
-		a.Resize()
-		a.signalGroup(syscall.SIGCONT)
-		a.signalGroup(syscall.SIGWINCH)
-	}
+	a.Resize()
+	a.signalGroup(syscall.SIGCONT)
+	a.signalGroup(syscall.SIGWINCH)
 }

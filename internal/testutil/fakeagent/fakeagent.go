@@ -53,6 +53,12 @@ const (
 	EnvBind = "FAKE_AGENT_BIND"
 )
 
+// LeftOnModes is what the "modes" command prints: the alternate screen, a
+// hidden cursor, every mouse mode, focus reports, bracketed paste, a kitty
+// keyboard push, modifyOtherKeys, the application keypad and cursor keys.
+const LeftOnModes = "\x1b[?1049h\x1b[?25l\x1b[?1000h\x1b[?1002h\x1b[?1003h\x1b[?1006h\x1b[?1004h\x1b[?2004h" +
+	"\x1b[>1u\x1b[>4;2m\x1b=\x1b[?1h"
+
 // Record is one line of the fake agent's log.
 type Record struct {
 	Event string            `json:"event"` // start, exit, grandchild, key
@@ -221,6 +227,10 @@ func Main() {
 			superclaude("+session", "update", "sessionId="+arg)
 		case "overflow":
 			superclaude("+session", "update", "overflowed=true")
+		case "modes":
+			// What a full-screen agent switches on, and never undoes if it
+			// is killed.
+			fmt.Print(LeftOnModes + "MODES ON\r\n")
 		case "":
 		default:
 			record(Record{Event: "key", PID: me.PID, Text: line})
