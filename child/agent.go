@@ -183,6 +183,7 @@ func (a *Agent) startOnPTY(path string, spec Spec, t *Terminal) (err error) {
 	ev := <-first
 	if ev.kind != "start" {
 		cmd.Wait()
+		disown(cmd.Process.Pid)
 		return &startError{code: ev.code, err: ev.err}
 	}
 	a.cmd, a.id, a.pty, a.term = cmd, ev.id, master, t
@@ -225,6 +226,7 @@ func (w modeWriter) Write(p []byte) (int, error) {
 func (a *Agent) wait(started time.Time) {
 	err := a.cmd.Wait()
 	ended := time.Now()
+	disown(a.cmd.Process.Pid)
 	<-a.leaderDone
 	var ee *exec.ExitError
 	switch {
@@ -267,13 +269,6 @@ func (a *Agent) Identity() proc.Identity { return a.id }
 
 // PID is the agent's process id.
 func (a *Agent) PID() int { return a.id.PID }
-
-// Owns reports whether pid is the agent or its session leader: the children
-// of the supervisor whose exit status belongs to this Agent, which a reaper
-// of orphans must leave alone.
-func (a *Agent) Owns(pid int) bool {
-	return pid == a.id.PID || (a.cmd != nil && a.cmd.Process != nil && pid == a.cmd.Process.Pid)
-}
 
 // Done is closed once the process has exited and its output is copied.
 func (a *Agent) Done() <-chan struct{} { return a.done }

@@ -41,7 +41,32 @@ var (
 	starts      chan startRequest
 )
 
-// startCmd starts cmd from the starter thread.
+// owned holds the PIDs of the children whose exit status an Agent waits
+// for. A supervisor that reaps orphans (a child subreaper) must leave them
+// alone, from the moment they exist: the lock is held across the fork and
+// the registration, so a reaper asking Owned in between waits.
+var owned = struct {
+	sync.RWMutex
+	pids map[int]bool
+}{pids: map[int]bool{}}
+
+// Owned reports whether pid is a child of ours that an Agent waits for (an
+// agent, or an agent's session leader): a reaper of orphans must not take
+// its exit status.
+func Owned(pid int) bool {
+	owned.RLock()
+	defer owned.RUnlock()
+	return owned.pids[pid]
+}
+
+func disown(pid int) {
+	owned.Lock()
+	delete(owned.pids, pid)
+	owned.Unlock()
+}
+
+// startCmd starts cmd from the starter thread and registers it as Owned
+// until disown.
 func startCmd(cmd *exec.Cmd) error {
 	starterOnce.Do(func() {
 		starts = make(chan startRequest)
@@ -57,6 +82,12 @@ func startCmd(cmd *exec.Cmd) error {
 func starter() {
 	runtime.LockOSThread()
 	for req := range starts {
-		req.done <- req.cmd.Start()
+		owned.Lock()
+		err := req.cmd.Start()
+		if err == nil {
+			owned.pids[req.cmd.Process.Pid] = true
+		}
+		owned.Unlock()
+		req.done <- err
 	}
 }

@@ -222,6 +222,9 @@ func singleProc() {
 // Run restores it when it returns, a panic in a guarded goroutine restores
 // it through guard, and a panic here does below.
 func supervised(o runOptions, args []string) (code int) {
+	if code, done := oneShot(o, args); done {
+		return code
+	}
 	term := child.NewTerminal(os.Stdin, os.Stdout)
 	defer func() {
 		if r := recover(); r != nil {
@@ -309,12 +312,6 @@ func supervised(o runOptions, args []string) (code int) {
 	term.Restore()
 	if res.Message != "" {
 		fmt.Fprintf(os.Stderr, "%s\nsuperclaude: log: %s\n", res.Message, logPath())
-	}
-	if len(args) == 1 && (args[0] == "--help" || args[0] == "-h") {
-		// claude's own help, then how to reach superclaude's.
-		fmt.Fprintln(os.Stdout, "\nsuperclaude: every argument above goes to claude unchanged; superclaude's own\n"+
-			"commands start with '+' (superclaude +session list, superclaude +status …).\n"+
-			"See: superclaude +help")
 	}
 	return res.ExitCode
 }

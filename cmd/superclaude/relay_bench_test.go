@@ -1,0 +1,271 @@
+package main
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/base64"
+	mrand "math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+	"golang.org/x/sys/unix"
+
+	"github.com/superclaude/superclaude/internal/testutil/testbin"
+)
+
+// The benchmarks here time the relay as a person feels it (issue 12): a
+// key's echo, and a flood of output. Each runs superclaude and its peers in
+// one run, interleaved, so that the machine's load — shared, on 2 cores —
+// falls on all of them alike: compare within a run, not across runs.
+//
+// $SUPERCLAUDE_BENCH_BASELINE names another superclaude binary (an older
+// build) to run as one more peer, for a before/after in the same run.
+
+// EnvBaseline names a superclaude binary to compare against in the same run.
+const EnvBaseline = "SUPERCLAUDE_BENCH_BASELINE"
+
+// relayPeer is one way to run a command on a terminal: directly, through
+// script(1), through superclaude.
+type relayPeer struct {
+	name string
+	// wrap returns the command that runs sh -c script this way.
+	wrap func(script string) *exec.Cmd
+}
+
+// relayPeers lists the peers present on this machine.
+func relayPeers(b *testing.B) []relayPeer {
+	dir := b.TempDir()
+	rt, _ := os.MkdirTemp("", "sc-relay-")
+	b.Cleanup(func() { os.RemoveAll(rt) })
+	env := append(os.Environ(), "SUPERCLAUDE_SESSIONS_DIR="+filepath.Join(dir, "sessions"),
+		"SUPERCLAUDE_STATE_DIR="+filepath.Join(dir, "state"), "XDG_RUNTIME_DIR="+rt, "SUPERCLAUDE_PANE_ID=", "TMUX=")
+	viaSuperclaude := func(bin string) func(string) *exec.Cmd {
+		return func(script string) *exec.Cmd {
+			cmd := exec.Command(bin, "+run", "--profile", "generic", "--agent", "sh", "--", "-c", script)
+			cmd.Dir, cmd.Env = dir, env
+			return cmd
+		}
+	}
+	peers := []relayPeer{
+		{"direct", func(script string) *exec.Cmd { return exec.Command("sh", "-c", script) }},
+		{"superclaude", viaSuperclaude(testbin.Superclaude(b))},
+	}
+	if _, err := exec.LookPath("script"); err == nil {
+		peers = append(peers, relayPeer{"script", func(script string) *exec.Cmd {
+			return exec.Command("script", "-q", "-c", script, "/dev/null")
+		}})
+	} else {
+		b.Log("script(1) is not installed: no C relay to compare with")
+	}
+	if base := os.Getenv(EnvBaseline); base != "" {
+		peers = append(peers, relayPeer{"baseline", viaSuperclaude(base)})
+	}
+	return peers
+}
+
+// onPTY starts cmd on a new pty, as the leader of its own session with the
+// pty as its controlling terminal, and returns the master: the person's
+// side of the terminal.
+func onPTY(b *testing.B, cmd *exec.Cmd) *os.File {
+	b.Helper()
+	master, slave, err := pty.Open()
+	if err != nil {
+		b.Fatal(err)
+	}
+	pty.Setsize(master, &pty.Winsize{Rows: 50, Cols: 200})
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+	if err := cmd.Start(); err != nil {
+		master.Close()
+		slave.Close()
+		b.Fatal(err)
+	}
+	slave.Close()
+	return master
+}
+
+// catAgent is the agent of the keystroke benchmark: cat on a raw terminal,
+// so that every echo is cat's own write, not the line discipline's.
+const catAgent = "stty raw -echo; echo READY; exec cat"
+
+// keyPath is one peer running catAgent, with its round-trip times.
+type keyPath struct {
+	name   string
+	master int // blocking: the benchmark times raw system calls
+	rtt    []time.Duration
+}
+
+func startKeyPath(b *testing.B, p relayPeer) *keyPath {
+	b.Helper()
+	cmd := p.wrap(catAgent)
+	m := onPTY(b, cmd)
+	k := &keyPath{name: p.name, master: int(m.Fd())}
+	b.Cleanup(func() {
+		cmd.Process.Signal(syscall.SIGTERM)
+		done := make(chan struct{})
+		go func() { cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			cmd.Process.Kill()
+			<-done
+		}
+		m.Close()
+	})
+	// From READY on, cat echoes and the line discipline does not.
+	var seen []byte
+	buf := make([]byte, 4096)
+	for !bytes.Contains(seen, []byte("READY")) {
+		n, err := unix.Read(k.master, buf)
+		if err != nil {
+			b.Fatalf("%s: %v (%q)", p.name, err, seen)
+		}
+		seen = append(seen, buf[:n]...)
+	}
+	k.roundTrip(b, '.') // the rest of READY's line
+	return k
+}
+
+// roundTrip writes one byte and reads until it comes back.
+func (k *keyPath) roundTrip(b *testing.B, key byte) time.Duration {
+	buf := make([]byte, 256)
+	start := time.Now()
+	if _, err := unix.Write(k.master, []byte{key}); err != nil {
+		b.Fatalf("%s: %v", k.name, err)
+	}
+	for {
+		n, err := unix.Read(k.master, buf)
+		if err != nil {
+			b.Fatalf("%s: %v", k.name, err)
+		}
+		if bytes.IndexByte(buf[:n], key) >= 0 {
+			return time.Since(start)
+		}
+	}
+}
+
+// BenchmarkKeystrokeRoundTrip times one byte typed on the terminal until
+// its echo comes back, with cat as the agent: directly on a pty, through
+// script(1) (util-linux's C two-pty relay) and through superclaude. Each of
+// the b.N keys goes through every peer, in a random order per key, with a
+// pause (3 ms; $KEY_GAP) before each, as between a person's keys: the
+// relay is idle when a key arrives. Goal (issue 12): superclaude's p50 ≤
+// script's p50 + 50 µs and its p99 ≤ script's p99 × 1.5. Run it with
+// -benchtime 600x.
+func BenchmarkKeystrokeRoundTrip(b *testing.B) {
+	// The measuring side runs on one locked thread with blocking reads, so
+	// that its own scheduling adds as little as possible, alike to every
+	// peer.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	var paths []*keyPath
+	for _, p := range relayPeers(b) {
+		paths = append(paths, startKeyPath(b, p))
+	}
+	gap := 3 * time.Millisecond
+	if v := os.Getenv("KEY_GAP"); v != "" {
+		var err error
+		if gap, err = time.ParseDuration(v); err != nil {
+			b.Fatalf("KEY_GAP=%q: %v", v, err)
+		}
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		key := byte('a' + i%26)
+		for _, j := range mrand.Perm(len(paths)) {
+			time.Sleep(gap)
+			k := paths[j]
+			k.rtt = append(k.rtt, k.roundTrip(b, key))
+		}
+	}
+	b.StopTimer()
+	for _, k := range paths {
+		slices.Sort(k.rtt)
+		b.ReportMetric(pctMicros(k.rtt, 0.50), k.name+"-p50-µs")
+		b.ReportMetric(pctMicros(k.rtt, 0.99), k.name+"-p99-µs")
+	}
+}
+
+func pctMicros(sorted []time.Duration, p float64) float64 {
+	return float64(sorted[int(p*float64(len(sorted)-1))].Nanoseconds()) / 1000
+}
+
+// base64Text writes size bytes of base64 text in 76-column lines, as
+// base64(1) prints them: output of realistic line length, not `yes`'s
+// short lines.
+func base64Text(b *testing.B, size int) string {
+	raw := make([]byte, size*3/4)
+	rand.Read(raw)
+	enc := base64.StdEncoding.EncodeToString(raw)
+	var text bytes.Buffer
+	for len(enc) > 0 {
+		n := min(76, len(enc))
+		text.WriteString(enc[:n])
+		text.WriteByte('\n')
+		enc = enc[n:]
+	}
+	path := filepath.Join(b.TempDir(), "base64.txt")
+	if err := os.WriteFile(path, text.Bytes(), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	return path
+}
+
+// BenchmarkPTYThroughput copies 32 MB of base64 lines from `cat` to the
+// terminal directly on a pty, through superclaude and through script(1),
+// in a random order per round, and reports each peer's MB/s over all
+// rounds and superclaude's ratio to direct. Goal (issue 12): ratio ≥ 0.9.
+// Run it with -benchtime 8x.
+func BenchmarkPTYThroughput(b *testing.B) {
+	const size = 32 << 20
+	text := base64Text(b, size)
+	st, _ := os.Stat(text)
+	peers := relayPeers(b)
+	spent := make([]time.Duration, len(peers))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, j := range mrand.Perm(len(peers)) {
+			cmd := peers[j].wrap("cat " + text)
+			start := time.Now()
+			m := onPTY(b, cmd)
+			n := drain(m)
+			cmd.Wait()
+			spent[j] += time.Since(start)
+			m.Close()
+			if n < st.Size() {
+				b.Fatalf("%s: read %d of %d bytes", peers[j].name, n, st.Size())
+			}
+		}
+	}
+	b.StopTimer()
+	rate := map[string]float64{}
+	for j, p := range peers {
+		rate[p.name] = float64(st.Size()) * float64(b.N) / spent[j].Seconds() / 1e6
+		b.ReportMetric(rate[p.name], p.name+"-MB/s")
+	}
+	b.ReportMetric(rate["superclaude"]/rate["direct"], "superclaude/direct")
+	if r, ok := rate["baseline"]; ok {
+		b.ReportMetric(r/rate["direct"], "baseline/direct")
+	}
+}
+
+// drain reads the terminal until the program is gone (EIO) and returns the
+// bytes read.
+func drain(m *os.File) int64 {
+	var n int64
+	buf := make([]byte, 64*1024)
+	for {
+		k, err := m.Read(buf)
+		n += int64(k)
+		if err != nil {
+			return n
+		}
+	}
+}
