@@ -90,3 +90,22 @@ func TestCtrlZStopsTheAgentAndSuperclaude(t *testing.T) {
 		t.Fatalf("the terminal is not cooked after superclaude: %s\n%s", notCooked(string(b)), b)
 	}
 }
+
+// TestCtrlZWithNoShellToResumeFromCarriesOn: when superclaude itself has no
+// job-control shell above it (it leads its own session, as in a pane whose
+// command it is), the kernel discards its SIGTSTP. The agent must not stay
+// stopped with nobody to continue it: superclaude carries on and continues
+// it.
+func TestCtrlZWithNoShellToResumeFromCarriesOn(t *testing.T) {
+	h := newHarness(t)
+	p := h.start() // superclaude leads the session of the test's pty
+	at := p.Expect(t, 0, "FAKE-AGENT READY", timeout)
+	p.Master.Write([]byte{0x1a}) // Ctrl-Z
+	at = p.Expect(t, at, "FAKE-AGENT CONTINUED", timeout)
+	p.Type("still-here")
+	p.Expect(t, at, "KEY:still-here", timeout)
+	p.Type("exit 0")
+	if code := p.Wait(t, timeout); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+}
