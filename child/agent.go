@@ -108,39 +108,30 @@ type startError struct {
 func (e *startError) Error() string { return e.err.Error() }
 func (e *startError) Unwrap() error { return e.err }
 
-func (a *Agent) startOnPTY(path string, spec Spec, t *Terminal) (err error) {
+func (a *Agent) startOnPTY(path string, spec Spec, t *Terminal) error {
 	master, slave, err := openPTY(t.Size())
 	if err != nil {
 		return err
 	}
-	var files []*os.File // closed on every path out
-	defer func() {
-		for _, f := range files {
-			f.Close()
-		}
-		if err != nil {
-			master.Close()
-		}
-	}()
-	files = append(files, slave)
-	statusR, statusW, err := os.Pipe()
-	if err != nil {
-		return err
-	}
-	files = append(files, statusW)
-	specR, specW, err := os.Pipe()
-	if err != nil {
-		statusR.Close()
-		return err
-	}
-	files = append(files, specR, specW)
 	exe, err := leaderExecutable()
 	if err != nil {
-		statusR.Close()
+		closeAll(master, slave)
+		return err
+	}
+	statusR, statusW, err := os.Pipe()
+	if err != nil {
+		closeAll(master, slave)
+		return err
+	}
+	specR, specW, err := os.Pipe()
+	if err != nil {
+		closeAll(master, slave, statusR, statusW)
 		return err
 	}
 	cmd := &exec.Cmd{Path: exe, Args: []string{"superclaude-pty-leader"},
-		Env:   []string{envLeader + "=" + leaderVersion},
+		// Its own environment: the marker-free role, and one processor
+		// (it only waits; fewer threads, less memory).
+		Env:   []string{envLeader + "=" + leaderVersion, "GOMAXPROCS=1"},
 		Stdin: slave, Stdout: slave, Stderr: slave,
 		// fd 3 and fd 4 in the leader
 		ExtraFiles: []*os.File{statusW, specR},
@@ -149,16 +140,12 @@ func (a *Agent) startOnPTY(path string, spec Spec, t *Terminal) (err error) {
 		SysProcAttr: &syscall.SysProcAttr{Setsid: true, Setctty: true},
 	}
 	setDeathSignal(cmd.SysProcAttr, leaderDeathSignal)
-	if err := startCmd(cmd); err != nil {
-		statusR.Close()
+	err = startCmd(cmd)
+	closeAll(slave, statusW, specR) // the leader's, if it started
+	if err != nil {
+		closeAll(master, statusR, specW)
 		return err
 	}
-	for _, f := range files {
-		if f != specW {
-			f.Close()
-		}
-	}
-	files = nil
 	// All of it, then end-of-file: the leader reads to the end.
 	specW.Write(encodeSpec(path, spec.Dir, spec.Args, spec.Env))
 	specW.Close()
@@ -184,6 +171,7 @@ func (a *Agent) startOnPTY(path string, spec Spec, t *Terminal) (err error) {
 	if ev.kind != "start" {
 		cmd.Wait()
 		disown(cmd.Process.Pid)
+		master.Close()
 		return &startError{code: ev.code, err: ev.err}
 	}
 	a.cmd, a.id, a.pty, a.term = cmd, ev.id, master, t
@@ -192,6 +180,12 @@ func (a *Agent) startOnPTY(path string, spec Spec, t *Terminal) (err error) {
 	guard.Go(a.copyOutput)
 	t.attach(a)
 	return nil
+}
+
+func closeAll(files ...*os.File) {
+	for _, f := range files {
+		f.Close()
+	}
 }
 
 // onLeaderEvent handles a report after the start.

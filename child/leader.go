@@ -34,7 +34,8 @@ import (
 // over a pipe, and otherwise does nothing: the agent's PID, identity and
 // exit status are the agent's own, as before.
 //
-// The leader's own environment holds nothing but envLeader: the agent's
+// The leader's own environment holds nothing but envLeader (and
+// GOMAXPROCS): the agent's
 // command line and environment come over a second pipe. So the leader
 // never carries the supervisor's marker, and sweeps and kills, which look
 // for the marker, only ever see the agent and its descendants.
