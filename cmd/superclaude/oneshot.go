@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"slices"
+	"strings"
 	"syscall"
 	"time"
 
@@ -92,7 +93,7 @@ func runChild(path string, args []string, sweep bool, grace time.Duration) int {
 			proc.BecomeSubreaper()
 		}
 		// The marker finds what leaves our tree (macOS, double forks).
-		env = slices.DeleteFunc(env, func(kv string) bool { return hasKey(kv, config.EnvSupervisor) })
+		env = slices.DeleteFunc(env, func(kv string) bool { return strings.HasPrefix(kv, config.EnvSupervisor+"=") })
 		env = append(env, config.EnvSupervisor+"="+self.String())
 	}
 	// The terminal sends SIGINT and SIGQUIT to the agent as to us: we
@@ -127,8 +128,6 @@ func runChild(path string, args []string, sweep bool, grace time.Duration) int {
 	}
 	return exit.Code
 }
-
-func hasKey(kv, key string) bool { return len(kv) > len(key) && kv[:len(key)] == key && kv[len(key)] == '=' }
 
 // dieBy ends the program by sig where Go's runtime lets it: the signals it
 // kills a program with when nobody listens (SIGHUP, SIGINT, SIGTERM) and
