@@ -51,7 +51,7 @@ var (
 		"--desktop", "--cloud")
 	// Options after which claude only prints (commander prints and exits
 	// before any action runs).
-	claudePrintsOnly = set("-h", "--help", "-v", "--version")
+	claudePrintsOnly  = set("-h", "--help", "-v", "--version")
 	claudeSubcommands = set("agents", "attach", "auth", "auto-mode", "doctor", "gateway", "import",
 		"install", "logs", "mcp", "plugin", "plugins", "purge", "respawn", "rm", "setup-token",
 		"stop", "kill", "ultrareview", "update", "upgrade", "help", "config", "migrate-installer")
