@@ -84,7 +84,7 @@ func (a *Agent) startDirect(path string, spec Spec) error {
 	cmd.Env, cmd.Dir = spec.Env, spec.Dir
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{}
-	setDeathSignal(cmd.SysProcAttr, agentDeathSignal)
+	SetDeathSignal(cmd.SysProcAttr, agentDeathSignal)
 	if err := startCmd(cmd); err != nil {
 		return err
 	}
@@ -139,7 +139,7 @@ func (a *Agent) startOnPTY(path string, spec Spec, t *Terminal) error {
 		// controlling terminal.
 		SysProcAttr: &syscall.SysProcAttr{Setsid: true, Setctty: true},
 	}
-	setDeathSignal(cmd.SysProcAttr, leaderDeathSignal)
+	SetDeathSignal(cmd.SysProcAttr, leaderDeathSignal)
 	err = startCmd(cmd)
 	closeAll(slave, statusW, specR) // the leader's, if it started
 	if err != nil {

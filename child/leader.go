@@ -131,7 +131,7 @@ func runLeader() int {
 	// Its own process group, in the pty's foreground (Ctty is our fd 0,
 	// the pty); the session and the controlling terminal are ours.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Foreground: true, Ctty: 0}
-	setDeathSignal(cmd.SysProcAttr, agentDeathSignal)
+	SetDeathSignal(cmd.SysProcAttr, agentDeathSignal)
 	if err := cmd.Start(); err != nil {
 		report("error %d %s", StartFailure(err).Code, oneLine(err.Error()))
 		return 1

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"runtime"
 	"slices"
 	"strings"
 	"syscall"
@@ -84,6 +85,10 @@ func isBareHelp(args []string) bool {
 // exit code; when sweep is set, what it left behind is ended after it.
 // When the agent died by a signal our runtime lets us die by, we die by it
 // too, so that our parent sees exactly the agent's status.
+//
+// It forks directly rather than through child.Start: no session leader or
+// pty to set up, and none of os/exec's first-use costs (a probe fork for
+// pidfd support, a starter thread) on a path whose start is timed.
 func runChild(path string, args []string, sweep bool, grace time.Duration) int {
 	env := os.Environ()
 	self, selfErr := proc.Self()
@@ -101,7 +106,14 @@ func runChild(path string, args []string, sweep bool, grace time.Duration) int {
 	// passed on.
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGQUIT, syscall.SIGTERM, syscall.SIGHUP)
-	a, err := child.Start(child.Spec{Path: path, Args: args, Env: env}, nil)
+	// The agent's parent-death signal follows the thread that forks it
+	// (golang/go#27505): this goroutine keeps its thread until we exit.
+	runtime.LockOSThread()
+	attr := &syscall.SysProcAttr{}
+	child.SetDeathSignal(attr, syscall.SIGHUP)
+	pid, err := syscall.ForkExec(path, append([]string{path}, args...), &syscall.ProcAttr{
+		Env: env, Files: []uintptr{0, 1, 2}, Sys: attr,
+	})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "superclaude: cannot start %s: %v\n", path, err)
 		return child.StartFailure(err).Code
@@ -109,11 +121,18 @@ func runChild(path string, args []string, sweep bool, grace time.Duration) int {
 	go func() {
 		for sig := range sigs {
 			if s := sig.(syscall.Signal); s == syscall.SIGTERM || s == syscall.SIGHUP {
-				proc.Signal(a.Identity(), s)
+				syscall.Kill(pid, s) // not reaped yet: still the agent's PID
 			}
 		}
 	}()
-	exit := a.Wait()
+	var ws syscall.WaitStatus
+	for {
+		_, err := syscall.Wait4(pid, &ws, 0, nil)
+		if err != syscall.EINTR {
+			break
+		}
+	}
+	signal.Stop(sigs)
 	if sweep && mayHaveLeftovers() {
 		wd := watchdog.New(grace, config.EnvSupervisor, self.String(), nil)
 		if res := wd.Sweep(context.Background(), nil); res.Found > 0 {
@@ -122,11 +141,11 @@ func runChild(path string, args []string, sweep bool, grace time.Duration) int {
 			closeLog()
 		}
 	}
-	signal.Stop(sigs)
-	if exit.Signal != 0 {
-		dieBy(exit.Signal)
+	if ws.Signaled() {
+		dieBy(ws.Signal())
+		return 128 + int(ws.Signal())
 	}
-	return exit.Code
+	return ws.ExitStatus()
 }
 
 // dieBy ends the program by sig where Go's runtime lets it: the signals it
