@@ -42,19 +42,17 @@ import (
 // profile; the supervision tree then takes them.
 func oneShot(o runOptions, args []string) (code int, done bool) {
 	profile, ok := supervise.Profiles[o.profile]
-	if !ok || profile.Scan == nil {
-		return 0, false
+	command := firstNonEmpty(o.agent, profile.Command)
+	if !ok || profile.Scan == nil || command == "" {
+		return 0, false // supervised says what is wrong
 	}
-	inv := profile.Scan(args)
+	scan := profile.Scan
+	if profile.Name == supervise.Claude.Name {
+		scan = scanInstalledClaude(command) // as supervised scans it
+	}
+	inv := scan(args)
 	if !inv.OneShot {
 		return 0, false
-	}
-	command := o.agent
-	if command == "" {
-		command = profile.Command
-	}
-	if command == "" {
-		return 0, false // supervised says what is missing
 	}
 	path, err := exec.LookPath(command)
 	if err != nil {
