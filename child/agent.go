@@ -131,9 +131,9 @@ func (a *Agent) startOnPTY(path string, spec Spec, t *Terminal) error {
 	cmd := &exec.Cmd{Path: exe, Args: []string{"superclaude-pty-leader"},
 		// Its own environment: the marker-free role; one processor (it
 		// only waits: fewer threads, less memory); and TERM=dumb, which
-		// keeps the package initialisers it shares with the supervisor
-		// from talking to the agent's pty (bubbletea's asks a terminal
-		// for its colours at init, and waits up to 5 s for the answer).
+		// keeps any package initialiser it shares with the supervisor
+		// from talking to the agent's pty (bubbletea v1's asked a
+		// terminal for its colours at init and waited up to 5 s).
 		Env:   []string{envLeader + "=" + leaderVersion, "GOMAXPROCS=1", "TERM=dumb"},
 		Stdin: slave, Stdout: slave, Stderr: slave,
 		// fd 3 and fd 4 in the leader

@@ -44,9 +44,9 @@ func relayPeers(b *testing.B) []relayPeer {
 	dir := b.TempDir()
 	rt, _ := os.MkdirTemp("", "sc-relay-")
 	b.Cleanup(func() { os.RemoveAll(rt) })
-	// TERM as in a tmux pane: on any other terminal superclaude's start
-	// asks it for its colours (bubbletea's package init, through termenv)
-	// and waits up to 5 s for an answer the benchmark's terminal never
+	// TERM as in a tmux pane: builds from before the port to bubbletea
+	// v2 (a baseline) asked any other terminal for its colours at start
+	// and waited up to 5 s for an answer the benchmark's terminal never
 	// gives. A start is not what these benchmarks time.
 	env := append(os.Environ(), "TERM=tmux-256color", "SUPERCLAUDE_SESSIONS_DIR="+filepath.Join(dir, "sessions"),
 		"SUPERCLAUDE_STATE_DIR="+filepath.Join(dir, "state"), "XDG_RUNTIME_DIR="+rt, "SUPERCLAUDE_PANE_ID=", "TMUX=")
