@@ -103,7 +103,6 @@ func defaultOptions() (runOptions, error) {
 
 // runAgent is `superclaude ARGS`: claude ARGS under supervision.
 func runAgent(args []string) int {
-	singleProc()
 	o, err := defaultOptions()
 	if err == nil {
 		var policy string
@@ -150,7 +149,6 @@ func runCommand() *cobra.Command {
 			if envErr != nil {
 				return envErr
 			}
-			singleProc()
 			return exitCode(supervised(o, args))
 		},
 	}
@@ -225,6 +223,9 @@ func supervised(o runOptions, args []string) (code int) {
 	if code, done := oneShot(o, args); done {
 		return code
 	}
+	// After the one-shot decision: changing GOMAXPROCS stops the world,
+	// about 0.3 ms, which a one-shot run would pay for nothing.
+	singleProc()
 	term := child.NewTerminal(os.Stdin, os.Stdout)
 	defer func() {
 		if r := recover(); r != nil {
