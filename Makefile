@@ -7,8 +7,11 @@ LDFLAGS := -X main.version=$(VERSION)
 
 .PHONY: build install test vet fuzz bench e2e ci clean
 
+# Static (no cgo): no dynamic loader and libc start-up, about 1.5 ms of
+# every run, which a one-shot run (`superclaude --version`) would pay over
+# claude's own cost (docs/benchmarks.md).
 build:
-	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/superclaude
+	CGO_ENABLED=0 $(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/superclaude
 
 install: build
 	install -d $(PREFIX)/bin
@@ -49,7 +52,7 @@ E2E_CLAUDE      := $(CURDIR)/$(E2E)/npm/node_modules/@anthropic-ai/claude-code-$
 e2e:
 	npm install --prefix $(E2E)/npm --no-audit --no-fund --ignore-scripts @anthropic-ai/claude-code@$(CLAUDE_VERSION)
 	test -x $(E2E_CLAUDE) || { echo "e2e: no native claude for $(CLAUDE_PLATFORM) in the npm package"; exit 1; }
-	$(GO) build -o $(E2E)/bin/superclaude ./cmd/superclaude
+	CGO_ENABLED=0 $(GO) build -o $(E2E)/bin/superclaude ./cmd/superclaude
 	$(GO) test -c -o $(E2E)/e2e.test ./e2e
 	SUPERCLAUDE_TEST_BIN=$(CURDIR)/$(E2E)/bin/superclaude SUPERCLAUDE_E2E_CLAUDE=$(E2E_CLAUDE) \
 		e2e/loopback.sh $(E2E)/e2e.test -test.v -test.count=1 -test.timeout=10m

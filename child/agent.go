@@ -2,11 +2,14 @@ package child
 
 import (
 	"errors"
+	"io"
 	"os"
 	"os/exec"
+	"sync"
+	"syscall"
 	"time"
 
-	"github.com/creack/pty"
+	"golang.org/x/sys/unix"
 
 	"github.com/superclaude/superclaude/internal/guard"
 	"github.com/superclaude/superclaude/internal/proc"
@@ -31,10 +34,22 @@ var DrainTimeout = 2 * time.Second
 
 // Agent is one running agent process.
 type Agent struct {
-	cmd  *exec.Cmd
-	id   proc.Identity
-	pty  *os.File // nil without a terminal
-	term *Terminal
+	// cmd is the agent itself without a terminal; on a pty it is the
+	// session leader, the agent's parent (see leader.go).
+	cmd   *exec.Cmd
+	id    proc.Identity // the agent's own
+	pty   *os.File      // nil without a terminal
+	ptyIO io.ReadWriter // the relay's reads and writes of pty
+	term  *Terminal
+
+	modesMu sync.Mutex
+	modes   *modeTracker
+	copied  copyStats
+
+	// leaderDone is closed once the leader's reports are read to their
+	// end; status is the agent's wait status, from the leader.
+	leaderDone chan struct{}
+	status     *syscall.WaitStatus
 
 	outDone chan struct{}
 	done    chan struct{}
@@ -42,56 +57,178 @@ type Agent struct {
 }
 
 // Start starts spec. With a terminal the agent runs on a new pty sized like
-// it, as the leader of its own session with the pty as its controlling
-// terminal; without one it inherits our standard files.
+// it, in the pty's foreground process group, in a session a small leader
+// holds for it (so that it can stop on Ctrl-Z: leader.go); without one it
+// inherits our standard files.
 func Start(spec Spec, t *Terminal) (*Agent, error) {
 	path, err := exec.LookPath(spec.Path)
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(path, spec.Args...)
-	cmd.Env = spec.Env
-	cmd.Dir = spec.Dir
-	a := &Agent{cmd: cmd, term: t, outDone: make(chan struct{}), done: make(chan struct{})}
+	a := &Agent{term: t, outDone: make(chan struct{}), done: make(chan struct{}), leaderDone: make(chan struct{})}
 	started := time.Now()
 	if t != nil {
-		// pty.StartWithSize sets Setsid and Setctty: the agent leads a new
-		// session whose controlling terminal is the pty, as a shell would
-		// start it.
-		a.pty, err = pty.StartWithSize(cmd, t.Size())
-		if err != nil {
-			return nil, err
-		}
-		guard.Go(a.copyOutput)
-		t.attach(a.pty)
+		err = a.startOnPTY(path, spec, t)
 	} else {
-		cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-		if err := cmd.Start(); err != nil {
-			return nil, err
-		}
-		close(a.outDone)
+		err = a.startDirect(path, spec)
 	}
+	if err != nil {
+		return nil, err
+	}
+	guard.Go(func() { a.wait(started) })
+	return a, nil
+}
+
+func (a *Agent) startDirect(path string, spec Spec) error {
+	cmd := exec.Command(path, spec.Args...)
+	cmd.Env, cmd.Dir = spec.Env, spec.Dir
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{}
+	SetDeathSignal(cmd.SysProcAttr, agentDeathSignal)
+	if err := startCmd(cmd); err != nil {
+		return err
+	}
+	a.cmd = cmd
+	close(a.outDone)
+	close(a.leaderDone)
 	// The child cannot be reaped before Wait, so its PID still names it.
 	a.id, _ = proc.Of(cmd.Process.Pid)
 	if a.id.IsZero() {
 		a.id = proc.Identity{PID: cmd.Process.Pid}
 	}
-	guard.Go(func() { a.wait(started) })
-	return a, nil
+	return nil
+}
+
+// startError is an agent the leader could not start.
+type startError struct {
+	code int
+	err  error
+}
+
+func (e *startError) Error() string { return e.err.Error() }
+func (e *startError) Unwrap() error { return e.err }
+
+func (a *Agent) startOnPTY(path string, spec Spec, t *Terminal) error {
+	master, slave, err := openPTY(t.Size())
+	if err != nil {
+		return err
+	}
+	exe, err := leaderExecutable()
+	if err != nil {
+		closeAll(master, slave)
+		return err
+	}
+	statusR, statusW, err := os.Pipe()
+	if err != nil {
+		closeAll(master, slave)
+		return err
+	}
+	specR, specW, err := os.Pipe()
+	if err != nil {
+		closeAll(master, slave, statusR, statusW)
+		return err
+	}
+	cmd := &exec.Cmd{Path: exe, Args: []string{"superclaude-pty-leader"},
+		// Its own environment: the marker-free role; one processor (it
+		// only waits: fewer threads, less memory); and TERM=dumb, which
+		// keeps any package initialiser it shares with the supervisor
+		// from talking to the agent's pty (bubbletea v1's asked a
+		// terminal for its colours at init and waited up to 5 s).
+		Env:   []string{envLeader + "=" + leaderVersion, "GOMAXPROCS=1", "TERM=dumb"},
+		Stdin: slave, Stdout: slave, Stderr: slave,
+		// fd 3 and fd 4 in the leader
+		ExtraFiles: []*os.File{statusW, specR},
+		// The leader leads a new session with the pty as its
+		// controlling terminal.
+		SysProcAttr: &syscall.SysProcAttr{Setsid: true, Setctty: true},
+	}
+	SetDeathSignal(cmd.SysProcAttr, leaderDeathSignal)
+	err = startCmd(cmd)
+	closeAll(slave, statusW, specR) // the leader's, if it started
+	if err != nil {
+		closeAll(master, statusR, specW)
+		return err
+	}
+	// All of it, then end-of-file: the leader reads to the end.
+	specW.Write(encodeSpec(path, spec.Dir, spec.Args, spec.Env))
+	specW.Close()
+
+	first := make(chan leaderEvent, 1)
+	guard.Go(func() {
+		defer close(a.leaderDone)
+		defer statusR.Close()
+		started := false
+		readLeaderEvents(statusR, func(ev leaderEvent) {
+			if !started {
+				started = true
+				first <- ev
+				return
+			}
+			a.onLeaderEvent(ev)
+		})
+		if !started {
+			first <- leaderEvent{kind: "error", code: 1, err: errors.New("the session leader ended before starting the agent")}
+		}
+	})
+	ev := <-first
+	if ev.kind != "start" {
+		cmd.Wait()
+		disown(cmd.Process.Pid)
+		master.Close()
+		return &startError{code: ev.code, err: ev.err}
+	}
+	a.cmd, a.id, a.pty, a.term = cmd, ev.id, master, t
+	a.ptyIO = relayFile(master)
+	a.modes = newModeTracker()
+	guard.Go(a.copyOutput)
+	t.attach(a)
+	return nil
+}
+
+func closeAll(files ...*os.File) {
+	for _, f := range files {
+		f.Close()
+	}
+}
+
+// onLeaderEvent handles a report after the start.
+func (a *Agent) onLeaderEvent(ev leaderEvent) {
+	switch ev.kind {
+	case "exit":
+		st := ev.status
+		a.status = &st
+	case "stop":
+		a.term.agentStopped(a)
+	}
 }
 
 // copyOutput copies the pty to our terminal until the pty reports EIO (the
 // last holder of the terminal has gone) or is closed.
 func (a *Agent) copyOutput() {
 	defer close(a.outDone)
-	copyDecoupled(a.term.Out(), a.pty)
+	copyDecoupled(modeWriter{a}, a.ptyIO, &a.copied)
+}
+
+// modeWriter writes the agent's output to our terminal, through its mode
+// tracker.
+type modeWriter struct{ a *Agent }
+
+func (w modeWriter) Write(p []byte) (int, error) {
+	w.a.modesMu.Lock()
+	w.a.modes.Feed(p)
+	w.a.modesMu.Unlock()
+	return w.a.term.Out().Write(p)
 }
 
 func (a *Agent) wait(started time.Time) {
 	err := a.cmd.Wait()
 	ended := time.Now()
+	disown(a.cmd.Process.Pid)
+	<-a.leaderDone
 	var ee *exec.ExitError
 	switch {
+	case a.status != nil:
+		a.exit = exitOfStatus(*a.status)
 	case err == nil || errors.As(err, &ee):
 		a.exit = exitOf(a.cmd.ProcessState)
 	default:
@@ -99,13 +236,27 @@ func (a *Agent) wait(started time.Time) {
 	}
 	a.exit.Started, a.exit.Ended = started, ended
 	if a.pty != nil {
-		a.term.detach(a.pty)
+		a.term.detach(a)
 		// The output's tail is still in the pty; keep copying until EIO.
 		select {
 		case <-a.outDone:
 		case <-time.After(DrainTimeout):
 		}
 		a.pty.Close()
+		// Closing wakes a read in the poller at once; a blocking one
+		// (where the poller could not take the pty) is not waited for.
+		select {
+		case <-a.outDone:
+		case <-time.After(100 * time.Millisecond):
+		}
+		// Whatever the agent left on is switched off before anything else
+		// reaches the terminal: the next agent, or our own messages.
+		a.modesMu.Lock()
+		reset := a.modes.Reset()
+		a.modesMu.Unlock()
+		if len(reset) > 0 {
+			a.term.Out().Write(reset)
+		}
 	}
 	close(a.done)
 }
@@ -114,7 +265,7 @@ func (a *Agent) wait(started time.Time) {
 func (a *Agent) Identity() proc.Identity { return a.id }
 
 // PID is the agent's process id.
-func (a *Agent) PID() int { return a.cmd.Process.Pid }
+func (a *Agent) PID() int { return a.id.PID }
 
 // Done is closed once the process has exited and its output is copied.
 func (a *Agent) Done() <-chan struct{} { return a.done }
@@ -137,8 +288,42 @@ func (a *Agent) Resize() {
 	default:
 	}
 	if ws := a.term.Size(); ws != nil {
-		pty.Setsize(a.pty, ws)
+		setSize(a.pty, ws)
 	}
+}
+
+// signalGroup sends sig to the agent's process group (on a pty the agent
+// leads its own).
+func (a *Agent) signalGroup(sig syscall.Signal) {
+	select {
+	case <-a.done:
+		return
+	default:
+	}
+	unix.Kill(-a.id.PID, sig)
+}
+
+// flushOutput waits, briefly, until what the agent has written is on our
+// terminal: nothing left to read in the pty and everything read written.
+func (a *Agent) flushOutput() {
+	deadline := time.Now().Add(200 * time.Millisecond)
+	for time.Now().Before(deadline) {
+		if a.copied.idle() && ptyUnread(a.pty) == 0 {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// ptyUnread is how many bytes wait to be read from a pty's master.
+func ptyUnread(f *os.File) int {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return 0
+	}
+	n := 0
+	rc.Control(func(fd uintptr) { n, _ = unix.IoctlGetInt(int(fd), ioctlUnread) })
+	return n
 }
 
 // StartFailure is the Exit of a process that could not be started.
@@ -146,7 +331,11 @@ func StartFailure(err error) Exit {
 	now := time.Now()
 	code := 1
 	var ee *exec.Error
-	if errors.As(err, &ee) || errors.Is(err, os.ErrNotExist) || errors.Is(err, os.ErrPermission) {
+	var se *startError
+	switch {
+	case errors.As(err, &se):
+		code = se.code
+	case errors.As(err, &ee) || errors.Is(err, os.ErrNotExist) || errors.Is(err, os.ErrPermission):
 		code = 127
 	}
 	return Exit{Code: code, Err: err, Started: now, Ended: now}

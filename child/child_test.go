@@ -30,6 +30,8 @@ func TestMain(m *testing.M) {
 
 func helper(mode string) {
 	switch {
+	case mode == "supervisor":
+		supervisorHelper()
 	case strings.HasPrefix(mode, "exit="):
 		code, _ := strconv.Atoi(strings.TrimPrefix(mode, "exit="))
 		os.Exit(code)
@@ -51,11 +53,22 @@ func helper(mode string) {
 		w.WriteString("THE-END\n")
 		w.Flush()
 		os.Exit(3)
+	case mode == "modes":
+		// A full-screen program's modes, then killed before it can undo
+		// them.
+		fmt.Print(leftOnModes + "MODES ON\r\n")
+		time.Sleep(time.Hour)
 	case mode == "echo":
 		// Reports whether it has a controlling terminal, then echoes lines
 		// and reports window size changes.
 		sid, _ := unix.Getsid(0)
-		fmt.Printf("session-leader=%v tty=%v\r\n", sid == os.Getpid(), term.IsTerminal(0))
+		fg, _ := unix.IoctlGetInt(0, unix.TIOCGPGRP)
+		ppgid, _ := unix.Getpgid(os.Getppid())
+		// Job control: its group leads the foreground of the pty, and its
+		// parent is in its session but another group (not orphaned).
+		fmt.Printf("session-leader=%v foreground=%v parent-in-session=%v parent-group=%v tty=%v\r\n",
+			sid == os.Getpid(), fg == unix.Getpgrp() && unix.Getpgrp() == os.Getpid(),
+			sid == os.Getppid(), ppgid != unix.Getpgrp(), term.IsTerminal(0))
 		winch := make(chan os.Signal, 1)
 		signal.Notify(winch, syscall.SIGWINCH)
 		go func() {
@@ -208,7 +221,7 @@ func TestAgentGetsAPtyInputAndResizes(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := bufio.NewReader(master)
-	readUntil(t, r, "session-leader=true tty=true")
+	readUntil(t, r, "session-leader=false foreground=true parent-in-session=true parent-group=true tty=true")
 	master.Write([]byte("hello\r"))
 	readUntil(t, r, "got:hello")
 
@@ -266,5 +279,60 @@ func TestRawModeIsRestored(t *testing.T) {
 	after, _ := unix.IoctlGetTermios(fd, ioctlGetTermios)
 	if after.Lflag != before.Lflag || after.Iflag != before.Iflag || after.Oflag != before.Oflag {
 		t.Fatalf("termios not restored: %+v vs %+v", after, before)
+	}
+}
+
+const leftOnModes = "\x1b[?1049h\x1b[?25l\x1b[?1000h\x1b[?1002h\x1b[?1003h\x1b[?1006h\x1b[?1004h\x1b[?2004h" +
+	"\x1b[>1u\x1b[>4;2m\x1b=\x1b[?1h"
+
+// TestAKilledAgentsModesAreSwitchedOff: on a real pty, an agent switches on
+// the alternate screen, a hidden cursor, mouse reporting, focus reports,
+// bracketed paste, a kitty keyboard push and modifyOtherKeys, and is
+// killed. Before Wait returns, exactly what undoes them follows its output,
+// keyboard pop before leaving the alternate screen.
+func TestAKilledAgentsModesAreSwitchedOff(t *testing.T) {
+	tt, master := userTerminal(t)
+	out := make(chan string, 1)
+	var buf bytes.Buffer
+	go func() {
+		b := make([]byte, 4096)
+		for {
+			n, err := master.Read(b)
+			buf.Write(b[:n])
+			if err != nil || bytes.Contains(buf.Bytes(), []byte("\x1b[?1h")) && bytes.Contains(buf.Bytes(), []byte("\x1b[?1l")) {
+				out <- buf.String()
+				return
+			}
+		}
+	}()
+	a, err := Start(spec("modes"), tt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for ptyUnread(a.pty) > 0 || !a.copied.idle() || a.copied.read.Load() < int64(len(leftOnModes)) {
+		if time.Now().After(deadline) {
+			t.Fatal("the agent's modes never went through the relay")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	syscall.Kill(a.PID(), syscall.SIGKILL)
+	if e := a.Wait(); e.Signal != syscall.SIGKILL {
+		t.Fatalf("exit %+v", e)
+	}
+	var got string
+	select {
+	case got = <-out:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("no reset after the agent died; terminal got %q", buf.String())
+	}
+	_, after, ok := strings.Cut(got, "MODES ON")
+	if !ok {
+		t.Fatalf("output %q", got)
+	}
+	after = strings.TrimLeft(after, "\r\n")
+	want := "\x1b[<1u\x1b[?1049l\x1b[>4m\x1b>\x1b[?2004l\x1b[?1006l\x1b[?1004l\x1b[?1003l\x1b[?1002l\x1b[?1000l\x1b[?25h\x1b[?1l"
+	if after != want {
+		t.Fatalf("after the agent died the terminal got %q, want %q", after, want)
 	}
 }

@@ -2,6 +2,7 @@ package child
 
 import (
 	"io"
+	"sync/atomic"
 
 	"github.com/superclaude/superclaude/internal/guard"
 )
@@ -22,7 +23,7 @@ const (
 // and the writer coalesces what has queued up into one larger write.
 // It returns when src reports an error (EIO once the agent's terminal has
 // no holder left) and everything read has been written.
-func copyDecoupled(dst io.Writer, src io.Reader) {
+func copyDecoupled(dst io.Writer, src io.Reader, stats *copyStats) {
 	chunks := make(chan []byte, pipeChunks)
 	free := make(chan []byte, pipeChunks+1)
 	for i := 0; i < pipeChunks+1; i++ {
@@ -34,6 +35,7 @@ func copyDecoupled(dst io.Writer, src io.Reader) {
 			buf := <-free
 			n, err := src.Read(buf)
 			if n > 0 {
+				stats.read.Add(int64(n))
 				chunks <- buf[:n]
 			} else {
 				free <- buf
@@ -68,5 +70,15 @@ func copyDecoupled(dst io.Writer, src io.Reader) {
 				writeErr = true
 			}
 		}
+		stats.written.Add(int64(len(out)))
 	}
 }
+
+// copyStats counts what a copy has read and written, so that a suspend can
+// wait for the output already read to reach the terminal.
+type copyStats struct {
+	read, written atomic.Int64
+}
+
+// idle reports whether everything read has been written.
+func (c *copyStats) idle() bool { return c.read.Load() == c.written.Load() }

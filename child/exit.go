@@ -43,6 +43,11 @@ func exitOf(ps *os.ProcessState) Exit {
 	if !ok {
 		return Exit{Code: ps.ExitCode()}
 	}
+	return exitOfStatus(ws)
+}
+
+// exitOfStatus reads an Exit from a wait status.
+func exitOfStatus(ws syscall.WaitStatus) Exit {
 	if ws.Signaled() {
 		return Exit{Code: 128 + int(ws.Signal()), Signal: ws.Signal()}
 	}

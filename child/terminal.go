@@ -14,14 +14,23 @@ import (
 // Terminal is superclaude's own terminal: the standard input and output a
 // person typed superclaude into.
 type Terminal struct {
-	in, out *os.File
+	// in and out are the standard files, for terminal modes and sizes;
+	// rin and wout are what the relay reads and writes: the same
+	// terminal opened again, in Go's poller (see poll.go), or in and out
+	// themselves where that cannot be done.
+	in, out   *os.File
+	rin, wout io.ReadWriter
+	output    io.Writer // see Out
 
-	mu     sync.Mutex
-	saved  *term.State
-	target io.Writer // the current agent's pty; nil between agents
-	pump   sync.Once
+	mu    sync.Mutex
+	saved *term.State
+	agent *Agent // the current agent; nil between agents
+	pump  sync.Once
 	// unguard removes the panic-time restore registered by MakeRaw.
 	unguard func()
+
+	jobs  sync.Once
+	stops chan *Agent // agents that stopped (job control)
 }
 
 // NewTerminal returns the terminal on in and out, or nil when either is not
@@ -30,11 +39,33 @@ func NewTerminal(in, out *os.File) *Terminal {
 	if !term.IsTerminal(int(in.Fd())) || !term.IsTerminal(int(out.Fd())) {
 		return nil
 	}
-	return &Terminal{in: in, out: out}
+	t := &Terminal{in: in, out: out, rin: in, wout: out, stops: make(chan *Agent, 1)}
+	if r := reopenTerminal(in); r != nil {
+		t.rin = relayFile(r)
+		if sameFile(in, out) {
+			t.wout = t.rin
+		} else if w := reopenTerminal(out); w != nil {
+			t.wout = relayFile(w)
+		}
+	}
+	t.output = t.wout
+	if fast, ok := t.wout.(tryWriter); ok {
+		t.output = &outputWriter{fast: fast, blocking: out}
+	}
+	return t
+}
+
+// sameFile reports whether a and b are the same terminal.
+func sameFile(a, b *os.File) bool {
+	ra, err1 := rdevOf(a)
+	rb, err2 := rdevOf(b)
+	return err1 == nil && err2 == nil && ra == rb
 }
 
 // MakeRaw puts the terminal in raw mode, keeping the mode it had for
-// Restore. Calling it again while raw does nothing.
+// Restore. Calling it again while raw does nothing. From then on the
+// terminal also does job control (jobcontrol.go): Ctrl-Z stops the agent
+// and us with it, with the terminal restored, until `fg`.
 func (t *Terminal) MakeRaw() error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -47,6 +78,7 @@ func (t *Terminal) MakeRaw() error {
 	}
 	t.saved = st
 	t.unguard = guard.AtPanic(func() { t.Restore() })
+	t.jobs.Do(func() { startJobControl(t) })
 	return nil
 }
 
@@ -80,24 +112,30 @@ func (t *Terminal) Size() *pty.Winsize {
 }
 
 // Out is where agent output goes.
-func (t *Terminal) Out() io.Writer { return t.out }
+func (t *Terminal) Out() io.Writer { return t.output }
 
-// attach makes w receive what is typed from now on, starting the input
+// attach makes a receive what is typed from now on, starting the input
 // pump on first use.
-func (t *Terminal) attach(w io.Writer) {
+func (t *Terminal) attach(a *Agent) {
 	t.mu.Lock()
-	t.target = w
+	t.agent = a
 	t.mu.Unlock()
 	t.pump.Do(func() { guard.Go(t.copyInput) })
 }
 
-// detach stops sending input to w if it is still the target.
-func (t *Terminal) detach(w io.Writer) {
+// detach stops sending input to a if it is still the current agent.
+func (t *Terminal) detach(a *Agent) {
 	t.mu.Lock()
-	if t.target == w {
-		t.target = nil
+	if t.agent == a {
+		t.agent = nil
 	}
 	t.mu.Unlock()
+}
+
+func (t *Terminal) current() *Agent {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.agent
 }
 
 // copyInput is the one input pump: it reads stdin for the life of the
@@ -108,13 +146,10 @@ func (t *Terminal) detach(w io.Writer) {
 func (t *Terminal) copyInput() {
 	buf := make([]byte, 32*1024)
 	for {
-		n, err := t.in.Read(buf)
+		n, err := t.rin.Read(buf)
 		if n > 0 {
-			t.mu.Lock()
-			w := t.target
-			t.mu.Unlock()
-			if w != nil {
-				w.Write(buf[:n])
+			if a := t.current(); a != nil {
+				a.ptyIO.Write(buf[:n])
 			}
 		}
 		if err != nil {

@@ -2,17 +2,13 @@ package supervise_test
 
 import (
 	"bufio"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/creack/pty"
 )
 
 // BenchmarkRestartLatency measures a restart with a cooperative agent: from
@@ -41,61 +37,6 @@ func BenchmarkRestartLatency(b *testing.B) {
 	b.ReportMetric(float64(total.Microseconds())/1000/float64(b.N), "ms-request-to-exec")
 	p.Type("exit 0")
 	p.Wait(b, timeout)
-}
-
-// BenchmarkPTYThroughput copies 32 MB of output from a program to the
-// terminal directly on a pty, and through superclaude (two ptys and the
-// supervisor's copy). Goal: superclaude ≥ 90 % of direct; compare the
-// MB/s of the rows. util-linux script(1), the classic C pty relay, runs
-// as a peer where it is installed: what two ptys cost without superclaude.
-func BenchmarkPTYThroughput(b *testing.B) {
-	const size = 32 << 20
-	script := "yes 'the quick brown fox jumps over the lazy dog 0123456789' | head -c " + strconv.Itoa(size)
-	for _, mode := range []string{"direct", "superclaude", "script"} {
-		b.Run(mode, func(b *testing.B) {
-			if _, err := exec.LookPath(mode); mode == "script" && err != nil {
-				b.Skip("script(1) is not installed; it is only a reference")
-			}
-			h := newHarness(b)
-			b.SetBytes(size)
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				var cmd *exec.Cmd
-				switch mode {
-				case "direct":
-					cmd = exec.Command("sh", "-c", script)
-				case "script":
-					cmd = exec.Command("script", "-q", "-c", script, "/dev/null")
-				default:
-					cmd = h.command("+run", "--profile", "generic", "--agent", "sh", "--", "-c", script)
-				}
-				n := drainOnPTY(b, cmd)
-				if n < size {
-					b.Fatalf("%s: read %d of %d bytes", mode, n, size)
-				}
-			}
-		})
-	}
-}
-
-// drainOnPTY runs cmd on a fresh pty, reads everything it prints as fast as
-// it can, and returns the bytes read.
-func drainOnPTY(b *testing.B, cmd *exec.Cmd) int64 {
-	master, slave, err := pty.Open()
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer master.Close()
-	pty.Setsize(master, &pty.Winsize{Rows: 50, Cols: 200})
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
-	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
-	slave.Close()
-	n, _ := io.Copy(io.Discard, master) // ends with EIO when the program is gone
-	cmd.Wait()
-	return n
 }
 
 // BenchmarkIdleSupervisor leaves superclaude with an idle agent for 10 s and

@@ -49,6 +49,9 @@ var (
 	// Options after which claude answers once and exits.
 	claudeOneShot = set("-p", "--print", "-h", "--help", "-v", "--version", "--bg", "--background",
 		"--desktop", "--cloud")
+	// Options after which claude only prints (commander prints and exits
+	// before any action runs).
+	claudePrintsOnly  = set("-h", "--help", "-v", "--version")
 	claudeSubcommands = set("agents", "attach", "auth", "auto-mode", "doctor", "gateway", "import",
 		"install", "logs", "mcp", "plugin", "plugins", "purge", "respawn", "rm", "setup-token",
 		"stop", "kill", "ultrareview", "update", "upgrade", "help", "config", "migrate-installer")
@@ -127,6 +130,9 @@ func ScanClaudeArgsWith(args []string, isSubcommand func(word string) bool) Invo
 		}
 		if claudeOneShot[name] {
 			inv.OneShot = true
+		}
+		if claudePrintsOnly[name] {
+			inv.PrintsOnly = true
 		}
 		if claudeConversation[name] {
 			inv.ChoseConversation = true

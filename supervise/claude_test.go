@@ -42,6 +42,29 @@ func TestScanClaudeArgs(t *testing.T) {
 	}
 }
 
+func TestScanClaudeArgsPrintsOnly(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want bool
+	}{
+		{[]string{"--version"}, true},
+		{[]string{"-v"}, true},
+		{[]string{"--help"}, true},
+		{[]string{"mcp", "--help"}, true},
+		{[]string{"-p", "hi", "--version"}, true},
+		{[]string{"-p", "hi"}, false},
+		{[]string{"mcp", "list"}, false},
+		{[]string{"--model", "-v"}, false}, // -v is the model's name here
+		{[]string{"what does -v do"}, false},
+		{[]string{"--", "--version"}, false},
+		{nil, false},
+	} {
+		if got := ScanClaudeArgs(tc.args); got.PrintsOnly != tc.want || (got.PrintsOnly && !got.OneShot) {
+			t.Errorf("ScanClaudeArgs(%q) = %+v, want PrintsOnly=%v", tc.args, got, tc.want)
+		}
+	}
+}
+
 func TestProfileArgs(t *testing.T) {
 	user := []string{"--model", "opus", "first prompt"}
 	inv := ScanClaudeArgs(user)

@@ -374,7 +374,8 @@ func TestSetsidGrandchildIsGoneAfterTheRestart(t *testing.T) {
 }
 
 func TestExitCodeIsTheAgents(t *testing.T) {
-	// One-shot runs: claude's code, whatever it is, and 128+n for signal n.
+	// One-shot runs: claude's code, whatever it is, and for signal n what
+	// a shell shows, 128+n: superclaude dies by the agent's signal.
 	for _, tc := range []struct {
 		exit string
 		want int
@@ -386,6 +387,9 @@ func TestExitCodeIsTheAgents(t *testing.T) {
 			var ee *exec.ExitError
 			if errors.As(err, &ee) {
 				code = ee.ExitCode()
+				if ws := ee.Sys().(syscall.WaitStatus); ws.Signaled() {
+					code = 128 + int(ws.Signal())
+				}
 			} else if err != nil {
 				t.Fatal(err)
 			}

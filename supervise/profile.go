@@ -82,6 +82,10 @@ type Invocation struct {
 	// `--version`): no session, no resume, no restart; its exit code is
 	// superclaude's.
 	OneShot bool
+	// PrintsOnly is a one-shot run that only prints (`--version`,
+	// `--help`) and starts nothing: there is nothing to supervise and
+	// nothing it can leave behind.
+	PrintsOnly bool
 	// ChoseConversation is set when the user already named the
 	// conversation (--resume, --continue …): no fleet resume on top.
 	ChoseConversation bool

@@ -279,12 +279,11 @@ func (s *Supervisor) onSignal(sig syscall.Signal) {
 			a.Resize()
 		}
 	case syscall.SIGCHLD:
-		// Orphans adopted as subreaper that exited on their own.
-		keep := 0
-		if a := s.currentAgent(); a != nil {
-			keep = a.PID()
-		}
-		proc.ReapOrphans(func(pid int) bool { return pid == keep })
+		// Orphans adopted as subreaper that exited on their own. The
+		// agent and its session leader (child/leader.go) are waited for
+		// by their child.Agent, which needs their status — from their
+		// fork on, before the agent service knows of them.
+		proc.ReapOrphans(child.Owned)
 	case syscall.SIGUSR1:
 		// The seeds' `kill -USR1 $WATCHDOG_PID`: restart the agent, once
 		// it has finished its turn.

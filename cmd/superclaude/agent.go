@@ -103,7 +103,6 @@ func defaultOptions() (runOptions, error) {
 
 // runAgent is `superclaude ARGS`: claude ARGS under supervision.
 func runAgent(args []string) int {
-	singleProc()
 	o, err := defaultOptions()
 	if err == nil {
 		var policy string
@@ -150,7 +149,6 @@ func runCommand() *cobra.Command {
 			if envErr != nil {
 				return envErr
 			}
-			singleProc()
 			return exitCode(supervised(o, args))
 		},
 	}
@@ -222,6 +220,12 @@ func singleProc() {
 // Run restores it when it returns, a panic in a guarded goroutine restores
 // it through guard, and a panic here does below.
 func supervised(o runOptions, args []string) (code int) {
+	if code, done := oneShot(o, args); done {
+		return code
+	}
+	// After the one-shot decision: changing GOMAXPROCS stops the world,
+	// about 0.3 ms, which a one-shot run would pay for nothing.
+	singleProc()
 	term := child.NewTerminal(os.Stdin, os.Stdout)
 	defer func() {
 		if r := recover(); r != nil {
@@ -309,12 +313,6 @@ func supervised(o runOptions, args []string) (code int) {
 	term.Restore()
 	if res.Message != "" {
 		fmt.Fprintf(os.Stderr, "%s\nsuperclaude: log: %s\n", res.Message, logPath())
-	}
-	if len(args) == 1 && (args[0] == "--help" || args[0] == "-h") {
-		// claude's own help, then how to reach superclaude's.
-		fmt.Fprintln(os.Stdout, "\nsuperclaude: every argument above goes to claude unchanged; superclaude's own\n"+
-			"commands start with '+' (superclaude +session list, superclaude +status …).\n"+
-			"See: superclaude +help")
 	}
 	return res.ExitCode
 }

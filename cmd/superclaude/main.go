@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -25,6 +26,12 @@ func main() {
 }
 
 func run(args []string) int {
+	if len(args) == 0 || !strings.HasPrefix(args[0], cli.Prefix) &&
+		args[0] != cobra.ShellCompRequestCmd && args[0] != cobra.ShellCompNoDescRequestCmd {
+		// The agent's command line: no need to build superclaude's
+		// command tree first (a one-shot run's start is timed, issue 12).
+		return runAgent(args)
+	}
 	root := ownCommands()
 	var names []string
 	for _, c := range root.Commands() {

@@ -2,9 +2,9 @@
 // themselves as it (see Enabled) and superclaude supervises it in place of
 // Claude Code. It behaves as Claude Code does where superclaude depends on
 // it — exit 143 on SIGTERM, 129 on SIGHUP, 0 on SIGINT, a controlling
-// terminal — and does what the test asks through environment variables and
-// lines typed on its terminal. Every start and exit is appended to a JSON
-// log the test reads.
+// terminal, a stop on Ctrl-Z — and does what the test asks through
+// environment variables and lines typed on its terminal. Every start and
+// exit is appended to a JSON log the test reads.
 package fakeagent
 
 import (
@@ -52,6 +52,12 @@ const (
 	// start, as Claude Code's first status line would.
 	EnvBind = "FAKE_AGENT_BIND"
 )
+
+// LeftOnModes is what the "modes" command prints: the alternate screen, a
+// hidden cursor, every mouse mode, focus reports, bracketed paste, a kitty
+// keyboard push, modifyOtherKeys, the application keypad and cursor keys.
+const LeftOnModes = "\x1b[?1049h\x1b[?25l\x1b[?1000h\x1b[?1002h\x1b[?1003h\x1b[?1006h\x1b[?1004h\x1b[?2004h" +
+	"\x1b[>1u\x1b[>4;2m\x1b=\x1b[?1h"
 
 // Record is one line of the fake agent's log.
 type Record struct {
@@ -155,7 +161,9 @@ func Main() {
 	}
 
 	sigs := make(chan os.Signal, 4)
-	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT, syscall.SIGWINCH)
+	// SIGTSTP is left alone: Ctrl-Z on its (cooked) terminal stops it, as
+	// it stops any program; SIGCONT is reported, as a redraw would be.
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT, syscall.SIGWINCH, syscall.SIGCONT)
 	ignoreTerm := os.Getenv(EnvIgnoreTerm) != ""
 	go func() {
 		for sig := range sigs {
@@ -169,6 +177,8 @@ func Main() {
 				exit(129)
 			case syscall.SIGINT:
 				exit(0)
+			case syscall.SIGCONT:
+				fmt.Print("FAKE-AGENT CONTINUED\r\n")
 			case syscall.SIGWINCH:
 				if ws, err := pty.GetsizeFull(os.Stdin); err == nil {
 					fmt.Printf("SIZE %dx%d\r\n", ws.Rows, ws.Cols)
@@ -217,6 +227,10 @@ func Main() {
 			superclaude("+session", "update", "sessionId="+arg)
 		case "overflow":
 			superclaude("+session", "update", "overflowed=true")
+		case "modes":
+			// What a full-screen agent switches on, and never undoes if it
+			// is killed.
+			fmt.Print(LeftOnModes + "MODES ON\r\n")
 		case "":
 		default:
 			record(Record{Event: "key", PID: me.PID, Text: line})

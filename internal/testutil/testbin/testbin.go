@@ -42,6 +42,8 @@ func Superclaude(t testing.TB) string {
 		path = filepath.Join(dir, "superclaude")
 		cmd := exec.Command("go", "build", "-o", path, "github.com/superclaude/superclaude/cmd/superclaude")
 		cmd.Dir = moduleRoot()
+		// Static, as make build builds it (a one-shot run's start is timed).
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 		out, err = cmd.CombinedOutput()
 	})
 	if err != nil {

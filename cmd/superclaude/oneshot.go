@@ -1,0 +1,162 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"runtime"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/superclaude/superclaude/child"
+	"github.com/superclaude/superclaude/internal/config"
+	"github.com/superclaude/superclaude/internal/proc"
+	"github.com/superclaude/superclaude/supervise"
+	"github.com/superclaude/superclaude/watchdog"
+)
+
+// One-shot runs (issue 12): `superclaude --version`, `-p …`, `mcp list` —
+// what the profile's scanner marks OneShot — are never restarted, so the
+// supervision tree, the control socket, the session store and the pty
+// would cost their start (about 5.8 ms over the agent's own) for nothing.
+//
+//   - A run that only prints (`--version`, `--help`: PrintsOnly) runs no
+//     tools and can leave nothing behind: superclaude hands its process
+//     over to the agent (exec). Exit code, signals, terminal and process
+//     group are then the agent's own, not copies. The one exception is a
+//     bare `--help`, which gets superclaude's footer after claude's help,
+//     and so runs as a child.
+//   - Any other one-shot run can leave processes behind (a Bash tool's
+//     `setsid … &` survives `claude -p` as it survives claude), so the
+//     sweep stays: superclaude becomes a subreaper, starts the agent as a
+//     plain child on its own terminal (same process group: Ctrl-C and
+//     Ctrl-Z reach it from the terminal exactly as they would reach
+//     claude), waits, sweeps what the agent left, and ends as the agent
+//     did — by the same signal where Go lets a program die by one.
+//
+// oneShot reports done=false when args are not a one-shot run of a known
+// profile; the supervision tree then takes them.
+func oneShot(o runOptions, args []string) (code int, done bool) {
+	profile, ok := supervise.Profiles[o.profile]
+	command := firstNonEmpty(o.agent, profile.Command)
+	if !ok || profile.Scan == nil || command == "" {
+		return 0, false // supervised says what is wrong
+	}
+	scan := profile.Scan
+	if profile.Name == supervise.Claude.Name {
+		scan = scanInstalledClaude(command) // as supervised scans it
+	}
+	inv := scan(args)
+	if !inv.OneShot {
+		return 0, false
+	}
+	path, err := exec.LookPath(command)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "superclaude: cannot start %s: %v\n", command, err)
+		return child.StartFailure(err).Code, true
+	}
+	footer := isBareHelp(args)
+	if inv.PrintsOnly && !footer {
+		err := syscall.Exec(path, append([]string{path}, args...), os.Environ())
+		fmt.Fprintf(os.Stderr, "superclaude: cannot start %s: %v\n", command, err)
+		return child.StartFailure(err).Code, true
+	}
+	code = runChild(path, args, !inv.PrintsOnly, o.grace)
+	if footer {
+		// claude's own help, then how to reach superclaude's.
+		fmt.Fprintln(os.Stdout, "\nsuperclaude: every argument above goes to claude unchanged; superclaude's own\n"+
+			"commands start with '+' (superclaude +session list, superclaude +status …).\n"+
+			"See: superclaude +help")
+	}
+	return code, true
+}
+
+func isBareHelp(args []string) bool {
+	return len(args) == 1 && (args[0] == "--help" || args[0] == "-h")
+}
+
+// runChild runs the agent as a child on our own terminal and returns its
+// exit code; when sweep is set, what it left behind is ended after it.
+// When the agent died by a signal our runtime lets us die by, we die by it
+// too, so that our parent sees exactly the agent's status.
+//
+// It forks directly rather than through child.Start: no session leader or
+// pty to set up, and none of os/exec's first-use costs (a probe fork for
+// pidfd support, a starter thread) on a path whose start is timed.
+func runChild(path string, args []string, sweep bool, grace time.Duration) int {
+	env := os.Environ()
+	self, selfErr := proc.Self()
+	sweep = sweep && selfErr == nil
+	if sweep {
+		if proc.SubreaperSupported {
+			proc.BecomeSubreaper()
+		}
+		// The marker finds what leaves our tree (macOS, double forks).
+		env = slices.DeleteFunc(env, func(kv string) bool { return strings.HasPrefix(kv, config.EnvSupervisor+"=") })
+		env = append(env, config.EnvSupervisor+"="+self.String())
+	}
+	// The terminal sends SIGINT and SIGQUIT to the agent as to us: we
+	// wait for it to decide. SIGTERM and SIGHUP sent to us alone are
+	// passed on.
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGQUIT, syscall.SIGTERM, syscall.SIGHUP)
+	// The agent's parent-death signal follows the thread that forks it
+	// (golang/go#27505): this goroutine keeps its thread until we exit.
+	runtime.LockOSThread()
+	attr := &syscall.SysProcAttr{}
+	child.SetDeathSignal(attr, syscall.SIGHUP)
+	pid, err := syscall.ForkExec(path, append([]string{path}, args...), &syscall.ProcAttr{
+		Env: env, Files: []uintptr{0, 1, 2}, Sys: attr,
+	})
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "superclaude: cannot start %s: %v\n", path, err)
+		return child.StartFailure(err).Code
+	}
+	go func() {
+		for sig := range sigs {
+			if s := sig.(syscall.Signal); s == syscall.SIGTERM || s == syscall.SIGHUP {
+				syscall.Kill(pid, s) // not reaped yet: still the agent's PID
+			}
+		}
+	}()
+	var ws syscall.WaitStatus
+	for {
+		_, err := syscall.Wait4(pid, &ws, 0, nil)
+		if err != syscall.EINTR {
+			break
+		}
+	}
+	signal.Stop(sigs)
+	if sweep && mayHaveLeftovers() {
+		wd := watchdog.New(grace, config.EnvSupervisor, self.String(), nil)
+		if res := wd.Sweep(context.Background(), nil); res.Found > 0 {
+			log, closeLog := openLog()
+			log.Info("one-shot run: swept what the agent left", "found", res.Found, "killed", res.Killed, "args", args)
+			closeLog()
+		}
+	}
+	if ws.Signaled() {
+		dieBy(ws.Signal())
+		return 128 + int(ws.Signal())
+	}
+	return ws.ExitStatus()
+}
+
+// dieBy ends the program by sig where Go's runtime lets it: the signals it
+// kills a program with when nobody listens (SIGHUP, SIGINT, SIGTERM) and
+// SIGKILL. For others (SIGQUIT would print goroutines, SIGPIPE and SIGUSR1
+// would be ignored) it returns, and the caller exits with 128+n.
+func dieBy(sig syscall.Signal) {
+	switch sig {
+	case syscall.SIGHUP, syscall.SIGINT, syscall.SIGTERM, syscall.SIGKILL:
+	default:
+		return
+	}
+	signal.Reset(sig)
+	syscall.Kill(os.Getpid(), sig)
+	time.Sleep(time.Second) // delivered well before
+}
