@@ -142,8 +142,14 @@ func TestAttackKilledSupervisorsLeftoversAreSweptAtTheNextStart(t *testing.T) {
 			t.Errorf("leftover %d of the dead supervisor survived the sweep", id.PID)
 		}
 	}
-	if len(rep.Dead) != 1 || rep.Dead[0] != sup {
+	// Every supervisor of this user sweeps every dead supervisor's
+	// leftovers, so a superclaude that another test package starts at the
+	// same moment may get there first: then this sweep found nothing of
+	// sup's, and the leftovers being gone (above) is what counts.
+	if len(rep.Dead) > 1 || (len(rep.Dead) == 1 && rep.Dead[0] != sup) {
 		t.Errorf("dead supervisors = %v, want %v", rep.Dead, sup)
+	} else if len(rep.Dead) == 0 {
+		t.Logf("another sweeper ended %v's leftovers first", sup)
 	}
 	for _, p := range []string{sock, launch, staleSock, staleLaunch} {
 		if _, err := os.Lstat(p); !os.IsNotExist(err) {
