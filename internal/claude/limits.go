@@ -7,6 +7,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -88,12 +89,15 @@ func kindName(t string) string {
 
 // resetsRE matches the reset time of a usage-limit message:
 // "resets 8:52pm (UTC)" or "resets Nov 25, 4:30am (Europe/Paris)".
-var resetsRE = regexp.MustCompile(`resets (?:([A-Z][a-z]{2} \d{1,2}), )?(\d{1,2}(?::\d{2})?[ap]m) \(([^)]+)\)`)
+// (Compiled on first use, not at every superclaude's start.)
+var resetsRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`resets (?:([A-Z][a-z]{2} \d{1,2}), )?(\d{1,2}(?::\d{2})?[ap]m) \(([^)]+)\)`)
+})
 
 // parseResets reads the reset time a usage-limit message names: the next
 // such time after now, in the zone it names.
 func parseResets(msg string, now time.Time) (time.Time, bool) {
-	m := resetsRE.FindStringSubmatch(msg)
+	m := resetsRE().FindStringSubmatch(msg)
 	if m == nil {
 		return time.Time{}, false
 	}

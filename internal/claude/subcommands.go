@@ -12,12 +12,17 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 )
 
 // helpCommand matches a subcommand line of `claude --help`'s Commands
 // section: two spaces, the name and its aliases ("plugin|plugins").
-var helpCommand = regexp.MustCompile(`^  ([a-z][a-z0-9-]*(?:\|[a-z][a-z0-9-]*)*)(?:\s|$)`)
+// It is compiled on first use: every superclaude process links this
+// package, and most never read a help text.
+var helpCommand = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^  ([a-z][a-z0-9-]*(?:\|[a-z][a-z0-9-]*)*)(?:\s|$)`)
+})
 
 // ParseHelpCommands returns the subcommands, aliases included, that
 // `claude --help` lists under "Commands:".
@@ -37,7 +42,7 @@ func ParseHelpCommands(help string) []string {
 			in = false // the next section
 			continue
 		}
-		if m := helpCommand.FindStringSubmatch(line); m != nil {
+		if m := helpCommand().FindStringSubmatch(line); m != nil {
 			out = append(out, strings.Split(m[1], "|")...)
 		}
 	}

@@ -36,6 +36,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/BurntSushi/toml"
 )
@@ -76,8 +77,10 @@ type Pane struct {
 }
 
 var (
-	nameRE = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
-	envRE  = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	// Compiled on first use: every superclaude process links this
+	// package, and few read a fleet file.
+	nameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_-]+$`) })
+	envRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 )
 
 // Load reads and checks a fleet file. Errors name the file and, where they
@@ -115,7 +118,7 @@ var knownAgents Agents
 func SetAgents(a Agents) { knownAgents = a }
 
 func (s *Spec) check(known Agents) error {
-	if !nameRE.MatchString(s.Name) {
+	if !nameRE().MatchString(s.Name) {
 		return fmt.Errorf("name %q: want letters, digits, '-' or '_' (it names the tmux session)", s.Name)
 	}
 	if err := checkEnv("env", s.Env); err != nil {
@@ -129,7 +132,7 @@ func (s *Spec) check(known Agents) error {
 	}
 	windows := map[string]bool{}
 	for wi, w := range s.Windows {
-		if !nameRE.MatchString(w.Name) {
+		if !nameRE().MatchString(w.Name) {
 			return fmt.Errorf("window %d: name %q: want letters, digits, '-' or '_'", wi+1, w.Name)
 		}
 		if windows[w.Name] {
@@ -142,7 +145,7 @@ func (s *Spec) check(known Agents) error {
 		labels := map[string]bool{}
 		for pi, p := range w.Panes {
 			where := fmt.Sprintf("window %q pane %d", w.Name, pi+1)
-			if !nameRE.MatchString(p.Label) {
+			if !nameRE().MatchString(p.Label) {
 				return fmt.Errorf("%s: label %q: want letters, digits, '-' or '_' (it is the pane's stable identity)", where, p.Label)
 			}
 			if labels[p.Label] {
@@ -169,7 +172,7 @@ func (s *Spec) check(known Agents) error {
 // values with a NUL, which no exec can pass.
 func checkEnv(where string, env map[string]string) error {
 	for k, v := range env {
-		if !envRE.MatchString(k) {
+		if !envRE().MatchString(k) {
 			return fmt.Errorf("%s: variable name %q: want letters, digits and '_', not starting with a digit", where, k)
 		}
 		if strings.ContainsRune(v, 0) {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -189,13 +190,14 @@ type Start struct {
 	Argv []string
 }
 
-// envPath is env(1), which starts the pane's command with its environment.
-var envPath = func() string {
+// envPath is env(1), which starts the pane's command with its
+// environment: looked up on first use, not at every superclaude's start.
+var envPath = sync.OnceValue(func() string {
 	if p, err := exec.LookPath("env"); err == nil {
 		return p
 	}
 	return "/usr/bin/env"
-}()
+})
 
 func (st Start) args() ([]string, error) {
 	if len(st.Argv) == 0 {
@@ -209,7 +211,7 @@ func (st Start) args() ([]string, error) {
 			return nil, fmt.Errorf("tmux: environment entry %q: want KEY=VALUE", kv)
 		}
 	}
-	args := []string{"-c", Literal(st.Dir), "--", envPath}
+	args := []string{"-c", Literal(st.Dir), "--", envPath()}
 	args = append(args, st.Env...)
 	return append(args, st.Argv...), nil
 }
