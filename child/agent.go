@@ -25,6 +25,11 @@ type Spec struct {
 	Env []string
 	// Dir is its working directory; empty means ours.
 	Dir string
+	// Rewrite, when set, rewrites the agent's output on its way to our
+	// terminal (on a pty only): superclaude uses it to turn Claude Code's
+	// exit hint `claude --resume <id>`, which would start claude without
+	// its supervisor, into `superclaude --resume <id>`.
+	Rewrite RewriteFunc
 }
 
 // DrainTimeout bounds how long Wait keeps copying output after the process
@@ -45,6 +50,7 @@ type Agent struct {
 	modesMu sync.Mutex
 	modes   *modeTracker
 	copied  copyStats
+	rewrite RewriteFunc
 
 	// leaderDone is closed once the leader's reports are read to their
 	// end; status is the agent's wait status, from the leader.
@@ -65,7 +71,7 @@ func Start(spec Spec, t *Terminal) (*Agent, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &Agent{term: t, outDone: make(chan struct{}), done: make(chan struct{}), leaderDone: make(chan struct{})}
+	a := &Agent{term: t, rewrite: spec.Rewrite, outDone: make(chan struct{}), done: make(chan struct{}), leaderDone: make(chan struct{})}
 	started := time.Now()
 	if t != nil {
 		err = a.startOnPTY(path, spec, t)
@@ -206,7 +212,13 @@ func (a *Agent) onLeaderEvent(ev leaderEvent) {
 // last holder of the terminal has gone) or is closed.
 func (a *Agent) copyOutput() {
 	defer close(a.outDone)
-	copyDecoupled(modeWriter{a}, a.ptyIO, &a.copied)
+	var dst io.Writer = modeWriter{a}
+	if a.rewrite != nil {
+		rw := newRewriter(dst, a.rewrite)
+		defer rw.Flush() // before outDone: the tail is out when Done closes
+		dst = rw
+	}
+	copyDecoupled(dst, a.ptyIO, &a.copied)
 }
 
 // modeWriter writes the agent's output to our terminal, through its mode

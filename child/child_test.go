@@ -53,6 +53,22 @@ func helper(mode string) {
 		w.WriteString("THE-END\n")
 		w.Flush()
 		os.Exit(3)
+	case mode == "rewrite":
+		// Output for upperBetween, in writes that split what it rewrites,
+		// keep back output that no more follows for a while, and end
+		// while something is kept back.
+		for _, w := range []string{"a<b", "c>d\r\n", "e<f", "LATER\r\n", "g<h"} {
+			os.Stdout.WriteString(w)
+			if w == "g<h" {
+				break
+			}
+			pause := 30 * time.Millisecond
+			if w == "e<f" {
+				pause = 500 * time.Millisecond
+			}
+			time.Sleep(pause)
+		}
+		os.Exit(0)
 	case mode == "modes":
 		// A full-screen program's modes, then killed before it can undo
 		// them.
@@ -334,5 +350,73 @@ func TestAKilledAgentsModesAreSwitchedOff(t *testing.T) {
 	want := "\x1b[<1u\x1b[?1049l\x1b[>4m\x1b>\x1b[?2004l\x1b[?1006l\x1b[?1004l\x1b[?1003l\x1b[?1002l\x1b[?1000l\x1b[?25h\x1b[?1l"
 	if after != want {
 		t.Fatalf("after the agent died the terminal got %q, want %q", after, want)
+	}
+}
+
+// upperBetween is a RewriteFunc for the tests: text between < and >
+// is upper-cased; from an unclosed < on, output is kept back.
+func upperBetween(p []byte) ([]byte, int) {
+	out := bytes.Clone(p)
+	for i := 0; i < len(out); i++ {
+		if out[i] != '<' {
+			continue
+		}
+		j := bytes.IndexByte(out[i:], '>')
+		if j < 0 {
+			return out[:i], len(out) - i
+		}
+		copy(out[i:i+j], bytes.ToUpper(out[i:i+j]))
+		i += j
+	}
+	return out, 0
+}
+
+// TestRewriteSeesOutputAcrossReads: a rewrite that needs more output than
+// one read brings gets it; output kept back is written as it is when no
+// more comes within rewriteHold, and when the agent's output ends.
+func TestRewriteSeesOutputAcrossReads(t *testing.T) {
+	tt, master := userTerminal(t)
+	sp := spec("rewrite")
+	sp.Rewrite = upperBetween
+	a, err := Start(sp, tt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := readUntil(t, master, "e<f")
+	if !strings.Contains(got, "a<BC>d") {
+		t.Fatalf("split rewrite not done: %q", got)
+	}
+	if strings.Contains(got, "LATER") {
+		t.Fatalf("kept-back output came only with the next output: %q", got)
+	}
+	if e := a.Wait(); e.Code != 0 {
+		t.Fatalf("exit %+v", e)
+	}
+	// What was kept back at the end is out when Wait returns, before any
+	// message of the supervisor's: read with a deadline shorter than the
+	// hold.
+	var rest []byte
+	chunks := make(chan []byte)
+	go func() {
+		for {
+			b := make([]byte, 4096)
+			n, err := master.Read(b)
+			if err != nil {
+				return
+			}
+			chunks <- b[:n]
+		}
+	}()
+	for deadline := time.After(rewriteHold / 2); !strings.HasSuffix(string(rest), "g<h"); {
+		select {
+		case c := <-chunks:
+			rest = append(rest, c...)
+			continue
+		case <-deadline:
+		}
+		break
+	}
+	if !strings.Contains(string(rest), "LATER") || !strings.HasSuffix(string(rest), "g<h") {
+		t.Fatalf("the output's end after Wait is %q, want LATER and g<h", rest)
 	}
 }

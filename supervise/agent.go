@@ -70,7 +70,7 @@ func (a *agentService) Serve(ctx context.Context) error {
 		if s.cfg.ExtraArgs != nil {
 			args = append(s.cfg.ExtraArgs(), args...)
 		}
-		spec := child.Spec{Path: s.cfg.Command, Args: args, Env: s.agentEnv(), Dir: s.cfg.Dir}
+		spec := child.Spec{Path: s.cfg.Command, Args: args, Env: s.agentEnv(), Dir: s.cfg.Dir, Rewrite: s.cfg.Profile.Output}
 		ag, err := child.Start(spec, s.cfg.Terminal)
 		if err != nil {
 			e := child.StartFailure(err)

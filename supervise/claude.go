@@ -23,6 +23,7 @@ var Claude = Profile{
 	Status: func(env []string, agent proc.Identity) (string, error) {
 		return claude.AgentStatus(claude.ConfigDirOf(env), agent.PID, agent.Start)
 	},
+	Output: claude.RewriteResumeHint,
 }
 
 // How Claude Code's command line parses (commander.js, as `claude --help`

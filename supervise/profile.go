@@ -1,6 +1,9 @@
 package supervise
 
-import "github.com/superclaude/superclaude/internal/proc"
+import (
+	"github.com/superclaude/superclaude/child"
+	"github.com/superclaude/superclaude/internal/proc"
+)
 
 // Profile tells the supervisor how to drive one agent CLI: what to run, how
 // to resume a conversation, how to hand it a first prompt, and how to read
@@ -36,6 +39,10 @@ type Profile struct {
 	// doing: StatusBusy, StatusIdle or StatusWaiting. Nil when the CLI
 	// does not say; restarts are then never turn-gated.
 	Status func(env []string, agent proc.Identity) (string, error)
+	// Output, when set, rewrites the agent's output on its way to the
+	// terminal (see child.Spec.Rewrite): Claude Code's exit hint names
+	// `claude --resume <id>`, which would run claude without superclaude.
+	Output child.RewriteFunc
 }
 
 // What an agent is doing, as Profile.Status reports it.
