@@ -296,6 +296,41 @@ func TestRawModeIsRestored(t *testing.T) {
 	if after.Lflag != before.Lflag || after.Iflag != before.Iflag || after.Oflag != before.Oflag {
 		t.Fatalf("termios not restored: %+v vs %+v", after, before)
 	}
+	if tt.FoundRaw() {
+		t.Fatal("FoundRaw for a terminal that was cooked")
+	}
+}
+
+// TestATerminalFoundRawIsLeftCooked: a terminal already raw when
+// superclaude starts (a superclaude before it was killed with SIGKILL) is
+// not "restored" to raw at the end but to a sane cooked mode, and
+// FoundRaw says so; a cooked one is restored exactly, and FoundRaw is
+// false (TestRawModeIsRestored).
+func TestATerminalFoundRawIsLeftCooked(t *testing.T) {
+	tt, _ := userTerminal(t)
+	fd := int(tt.in.Fd())
+	cooked, err := unix.IoctlGetTermios(fd, ioctlGetTermios)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := term.MakeRaw(fd); err != nil { // the killed superclaude's
+		t.Fatal(err)
+	}
+	if err := tt.MakeRaw(); err != nil {
+		t.Fatal(err)
+	}
+	if tt.Restore(); !tt.FoundRaw() {
+		t.Fatal("FoundRaw is false for a terminal raw at start")
+	}
+	after, _ := unix.IoctlGetTermios(fd, ioctlGetTermios)
+	if isRaw(after) || after.Lflag&unix.ISIG == 0 || after.Iflag&unix.ICRNL == 0 || after.Oflag&unix.OPOST == 0 {
+		t.Fatalf("the terminal was left raw: %+v", after)
+	}
+	// The pty's default, but for BRKINT, which `stty sane` sets too.
+	if after.Lflag != cooked.Lflag || after.Iflag&^unix.BRKINT != cooked.Iflag&^unix.BRKINT ||
+		after.Oflag != cooked.Oflag || after.Cc != cooked.Cc {
+		t.Fatalf("not the pty's default cooked mode:\n%+v\nwant\n%+v", after, cooked)
+	}
 }
 
 const leftOnModes = "\x1b[?1049h\x1b[?25l\x1b[?1000h\x1b[?1002h\x1b[?1003h\x1b[?1006h\x1b[?1004h\x1b[?2004h" +

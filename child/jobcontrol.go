@@ -84,7 +84,7 @@ func (t *Terminal) suspend(cont chan os.Signal, a *Agent) {
 	t.mu.Lock()
 	wasRaw := t.saved != nil
 	if wasRaw {
-		term.Restore(fd, t.saved)
+		t.cookLocked()
 	}
 	t.mu.Unlock()
 

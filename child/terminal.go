@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/creack/pty"
+	"golang.org/x/sys/unix"
 	"golang.org/x/term"
 
 	"github.com/superclaude/superclaude/internal/guard"
@@ -24,6 +25,9 @@ type Terminal struct {
 
 	mu    sync.Mutex
 	saved *term.State
+	// sane, when the terminal was raw before MakeRaw (leftraw.go), is
+	// the mode restored in place of saved.
+	sane *unix.Termios
 	agent *Agent // the current agent; nil between agents
 	pump  sync.Once
 	// unguard removes the panic-time restore registered by MakeRaw.
@@ -72,11 +76,16 @@ func (t *Terminal) MakeRaw() error {
 	if t.saved != nil {
 		return nil
 	}
-	st, err := term.MakeRaw(int(t.in.Fd()))
+	fd := int(t.in.Fd())
+	sane := rawAtStart(fd)
+	st, err := term.MakeRaw(fd)
 	if err != nil {
 		return err
 	}
 	t.saved = st
+	if sane != nil {
+		t.sane = sane
+	}
 	t.unguard = guard.AtPanic(func() { t.Restore() })
 	t.jobs.Do(func() { startJobControl(t) })
 	return nil
@@ -93,13 +102,36 @@ func (t *Terminal) Restore() error {
 	if t.saved == nil {
 		return nil
 	}
-	err := term.Restore(int(t.in.Fd()), t.saved)
+	err := t.cookLocked()
 	t.saved = nil
 	if t.unguard != nil {
 		t.unguard()
 		t.unguard = nil
 	}
 	return err
+}
+
+// cookLocked puts back the mode MakeRaw found, or a sane one where it
+// found the terminal raw. t.mu is held and the terminal is raw.
+func (t *Terminal) cookLocked() error {
+	fd := int(t.in.Fd())
+	if t.sane != nil {
+		return unix.IoctlSetTermios(fd, ioctlWriteTermios, t.sane)
+	}
+	return term.Restore(fd, t.saved)
+}
+
+// FoundRaw reports whether the terminal was already raw when MakeRaw was
+// first called — left so by a program killed before it could restore it,
+// a superclaude killed with SIGKILL most likely. Restore then left it in a
+// sane mode instead; a caller says so once the terminal is restored.
+func (t *Terminal) FoundRaw() bool {
+	if t == nil {
+		return false
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.sane != nil
 }
 
 // Size returns the terminal's window size, or nil when it cannot be read.

@@ -311,6 +311,11 @@ func supervised(o runOptions, args []string) (code int) {
 	}
 	res := supervise.Run(context.Background(), cfg)
 	term.Restore()
+	if term.FoundRaw() {
+		log.Info("the terminal was raw at start; restored to a sane mode")
+		fmt.Fprintln(os.Stderr, "superclaude: the terminal was in raw mode when superclaude started (left so by a"+
+			" program that was killed, such as a superclaude killed with SIGKILL); it is back in normal mode now.")
+	}
 	if res.Message != "" {
 		fmt.Fprintf(os.Stderr, "%s\nsuperclaude: log: %s\n", res.Message, logPath())
 	}
