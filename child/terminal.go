@@ -27,7 +27,7 @@ type Terminal struct {
 	saved *term.State
 	// sane, when the terminal was raw before MakeRaw (leftraw.go), is
 	// the mode restored in place of saved.
-	sane *unix.Termios
+	sane  *unix.Termios
 	agent *Agent // the current agent; nil between agents
 	pump  sync.Once
 	// unguard removes the panic-time restore registered by MakeRaw.
