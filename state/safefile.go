@@ -31,8 +31,9 @@ import (
 // says they are regular files; what is read is bounded.
 //
 // The root itself is opened as given, links and all: it is the user's
-// choice (SUPERCLAUDE_SESSIONS_DIR, or ./sessions of the project they are
-// in), and on macOS even /tmp is a link.
+// choice (SUPERCLAUDE_SESSIONS_DIR), and on macOS even /tmp is a link. A
+// project's ./sessions that is a link is not taken as a root unless named
+// there (config.SessionsDir, and `+session activate sessions/X`).
 //
 // openat and O_NOFOLLOW behave the same on Linux and macOS, which is why
 // this walk is used rather than Linux's openat2(RESOLVE_NO_SYMLINKS).

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -188,5 +189,44 @@ func TestAttackEscapesInStateReachNeitherStatusNorWhy(t *testing.T) {
 		if code != 0 || strings.ContainsAny(out+errOut, "\x1b\x07") {
 			t.Errorf("%s: exit %d, %q %q", strings.Join(args, " "), code, out, errOut)
 		}
+	}
+}
+
+// A cloned repository ships sessions -> /elsewhere: neither the sessions
+// directory rule nor a skill's `+session activate sessions/X` follows it,
+// so no state lands where the link points. Named in
+// $SUPERCLAUDE_SESSIONS_DIR, the user's own choice, it is used.
+func TestAttackLinkedSessionsDirInAClonedRepositoryIsNotFollowed(t *testing.T) {
+	dir := t.TempDir()
+	elsewhere := filepath.Join(dir, "elsewhere")
+	project := filepath.Join(dir, "clone")
+	os.MkdirAll(elsewhere, 0o700)
+	os.MkdirAll(project, 0o700)
+	if err := os.Symlink(elsewhere, filepath.Join(project, "sessions")); err != nil {
+		t.Fatal(err)
+	}
+	r := runner{t: t, bin: testbin.Superclaude(t), dir: project, env: []string{
+		"SUPERCLAUDE_SESSIONS_DIR=", "SUPERCLAUDE_PANE_ID=clone:w:A", "SUPERCLAUDE_SUPERVISOR=",
+		"CLAUDE_SUPERVISOR_PID=" + strconv.Itoa(os.Getpid()),
+		"SUPERCLAUDE_STATE_DIR=" + filepath.Join(dir, "state"), "TMUX=",
+	}}
+	_, errOut, code := r.run("", "+session", "activate", "sessions/X", "implement")
+	if code == 0 || !strings.Contains(errOut, "symbolic link") {
+		t.Errorf("activate sessions/X through the link: exit %d, %q (want a refusal naming the link)", code, errOut)
+	}
+	out, errOut, code := r.run("", "+session", "activate", "Y", "implement")
+	if want := filepath.Join(dir, "state", "sessions", "Y"); code != 0 || strings.TrimSpace(out) != want {
+		t.Errorf("activate Y: exit %d, %q %q; want it in the user's sessions directory %s", code, out, errOut, want)
+	}
+	if names, _ := os.ReadDir(elsewhere); len(names) != 0 {
+		t.Fatalf("state written where the link points: %v", names)
+	}
+
+	r.env = append(r.env, "SUPERCLAUDE_SESSIONS_DIR="+filepath.Join(project, "sessions"))
+	if out, errOut, code := r.run("", "+session", "activate", "sessions/Z", "implement"); code != 0 {
+		t.Fatalf("activate with the link named by the user: exit %d, %q %q", code, out, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(elsewhere, "Z", ".state.json")); err != nil {
+		t.Fatalf("the user's own linked sessions directory is not used: %v", err)
 	}
 }

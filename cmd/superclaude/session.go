@@ -86,8 +86,18 @@ func activateTarget(s *state.Store, arg string) (*state.Store, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	if store.Root != s.Root && filepath.Base(store.Root) != "sessions" {
+	if store.Root == s.Root {
+		return store, name, nil
+	}
+	if filepath.Base(store.Root) != "sessions" {
 		return nil, "", fmt.Errorf("session directory %s is neither in the sessions directory %s nor in a directory named sessions", arg, s.Root)
+	}
+	// A project's sessions directory that is a link (a cloned repository
+	// can ship sessions -> /elsewhere) would put state where the link
+	// points; the sessions directory the user configured may be one.
+	if fi, err := os.Lstat(store.Root); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		return nil, "", fmt.Errorf("session directory %s: %s is a symbolic link, which superclaude does not follow (name it in $%s to use it)",
+			arg, store.Root, config.EnvSessionsDir)
 	}
 	return store, name, nil
 }

@@ -45,19 +45,24 @@ const (
 //
 //  1. $SUPERCLAUDE_SESSIONS_DIR, when set (a fleet sets it for its panes,
 //     and the supervisor for its agent's children);
-//  2. ./sessions, when the working directory has one: the seeds' layout,
-//     a project that keeps its sessions beside its code;
+//  2. ./sessions, when the working directory has one (a directory, not a
+//     symbolic link): the seeds' layout, a project that keeps its
+//     sessions beside its code;
 //  3. else the user's own, <state dir>/sessions: superclaude leaves
 //     nothing in a directory that has no use for sessions.
 //
 // A skill that names a project's directory (`+session activate
-// sessions/X`) creates it there whatever this says; the lookup index
+// sessions/X`) creates it there whatever this says (unless sessions is a
+// link: cmd/superclaude's activateTarget); the lookup index
 // (IndexDir) finds sessions in every root.
 func SessionsDir() (string, error) {
 	if d := os.Getenv(EnvSessionsDir); d != "" {
 		return filepath.Abs(d)
 	}
-	if fi, err := os.Stat("sessions"); err == nil && fi.IsDir() {
+	// Lstat: a cloned repository can ship sessions -> /elsewhere, and
+	// nothing the user chose would then send state there. A link is used
+	// only when named in $SUPERCLAUDE_SESSIONS_DIR.
+	if fi, err := os.Lstat("sessions"); err == nil && fi.IsDir() {
 		return filepath.Abs("sessions")
 	}
 	return UserSessionsDir()
