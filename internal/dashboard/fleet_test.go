@@ -7,13 +7,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
-	"github.com/superclaude/superclaude/internal/fleet"
-	"github.com/superclaude/superclaude/internal/proc"
 	"github.com/superclaude/superclaude/internal/testutil/fakeagent"
+	"github.com/superclaude/superclaude/internal/testutil/fleetworld"
 	"github.com/superclaude/superclaude/internal/testutil/testbin"
 )
 
@@ -22,78 +20,29 @@ import (
 // pane's agent.
 func TestMain(m *testing.M) { testbin.Main(m) }
 
-// fleetWorld is a fleet on a private tmux server (its socket in a short
-// temporary directory, no configuration file), with superclaude's state,
-// sockets and the agents' log in the test's directories.
-type fleetWorld struct {
-	t                             *testing.T
-	bin, dir, file, sock, log, rt string
-	env                           []string
-}
+// fleetWorld is a fleet test's world (fleetworld.World), with the helpers
+// of the dashboard's test.
+type fleetWorld struct{ *fleetworld.World }
 
 func newFleetWorld(t *testing.T) *fleetWorld {
-	t.Helper()
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux is not installed (.ci/run installs it): the dashboard's fleet test needs a real tmux")
-	}
-	dir := t.TempDir()
-	rt, err := os.MkdirTemp("", "sc-dash-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := &fleetWorld{t: t, bin: testbin.Superclaude(t), dir: dir, file: filepath.Join(dir, "fleet.toml"),
-		sock: filepath.Join(rt, "tmux"), log: filepath.Join(dir, "agents.jsonl"), rt: rt}
-	w.env = append(os.Environ(), "SUPERCLAUDE_TMUX_SOCKET="+w.sock, "XDG_RUNTIME_DIR="+rt, "TMUX_TMPDIR="+rt,
-		"SUPERCLAUDE_STATE_DIR="+filepath.Join(dir, "state"), "SUPERCLAUDE_SESSIONS_DIR=", "TMUX=", "TMUX_PANE=", "SUPERCLAUDE_PANE_ID=")
-	t.Cleanup(func() {
-		w.tmuxCmd("kill-server").Run()
-		for _, mark := range [][2]string{{fakeagent.EnvLog, w.log}, {fleet.EnvFleet, w.file}} {
-			left, _ := proc.FindByEnv(mark[0], mark[1])
-			for _, p := range left {
-				proc.Signal(p.Identity, syscall.SIGKILL)
-			}
-		}
-		os.RemoveAll(rt)
-	})
-	// The server's first command gives it its environment, which every
-	// pane (the dashboard's too) starts with.
-	if out, err := w.tmuxCmd("-f", "/dev/null", "new-session", "-d", "-s", "keep", "cat").CombinedOutput(); err != nil {
-		t.Fatalf("starting tmux: %v %s", err, out)
-	}
-	return w
+	return &fleetWorld{fleetworld.New(t, fleetworld.Options{Env: []string{"SUPERCLAUDE_SESSIONS_DIR="}})}
 }
 
-func (w *fleetWorld) tmuxCmd(args ...string) *exec.Cmd {
-	cmd := exec.Command("tmux", append([]string{"-S", w.sock}, args...)...)
-	cmd.Env = w.env
-	cmd.Dir = w.dir
-	return cmd
-}
-
+// tmux runs a command on the world's tmux server and fails the test when
+// it fails.
 func (w *fleetWorld) tmux(args ...string) string {
-	w.t.Helper()
-	out, err := w.tmuxCmd(args...).CombinedOutput()
+	w.T.Helper()
+	out, err := w.Tmux(args...)
 	if err != nil {
-		w.t.Fatalf("tmux %v: %v %s", args, err, out)
+		w.T.Fatalf("tmux %v: %v %s", args, err, out)
 	}
-	return strings.TrimRight(string(out), "\n")
-}
-
-func (w *fleetWorld) sc(args ...string) string {
-	w.t.Helper()
-	cmd := exec.Command(w.bin, args...)
-	cmd.Dir, cmd.Env = w.dir, w.env
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		w.t.Fatalf("superclaude %v: %v\n%s", args, err, out)
-	}
-	return string(out)
+	return out
 }
 
 // starts counts the fake agents started in each pane (by label).
 func (w *fleetWorld) starts() map[string]int {
 	n := map[string]int{}
-	for _, r := range fakeagent.ReadLog(w.log, "start") {
+	for _, r := range fakeagent.ReadLog(w.Log, "start") {
 		id := r.Env["SUPERCLAUDE_PANE_ID"]
 		n[id[strings.LastIndex(id, ":")+1:]]++
 	}
@@ -103,8 +52,8 @@ func (w *fleetWorld) starts() map[string]int {
 // bound counts the fleet's sessions bound to their panes' conversations
 // (conv-LABEL), as +status reads them.
 func (w *fleetWorld) bound() int {
-	cmd := exec.Command(w.bin, "+status", "--json", "--fleet", w.file)
-	cmd.Dir, cmd.Env = w.dir, w.env
+	cmd := exec.Command(w.Bin, "+status", "--json", "--fleet", w.File)
+	cmd.Dir, cmd.Env = w.Dir, w.Env
 	out, err := cmd.Output()
 	if err != nil {
 		return 0 // no sessions yet
@@ -114,7 +63,7 @@ func (w *fleetWorld) bound() int {
 		SessionID string `json:"sessionId"`
 	}
 	if err := json.Unmarshal(out, &rows); err != nil {
-		w.t.Fatalf("+status --json: %v\n%s", err, out)
+		w.T.Fatalf("+status --json: %v\n%s", err, out)
 	}
 	n := 0
 	for _, r := range rows {
@@ -129,12 +78,12 @@ func (w *fleetWorld) bound() int {
 func (w *fleetWorld) screen() string { return w.tmux("capture-pane", "-p", "-t", "=dash:") }
 
 func (w *fleetWorld) waitFor(what string, ok func() bool) {
-	w.t.Helper()
+	w.T.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for !ok() {
 		if time.Now().After(deadline) {
-			logs, _ := os.ReadFile(filepath.Join(w.dir, "state", "superclaude.log"))
-			w.t.Fatalf("timed out waiting for %s\ndashboard:\n%s\nagent starts: %v\nsuperclaude.log:\n%s", what, w.screen(), w.starts(), logs)
+			logs, _ := os.ReadFile(filepath.Join(w.Dir, "state", "superclaude.log"))
+			w.T.Fatalf("timed out waiting for %s\ndashboard:\n%s\nagent starts: %v\nsuperclaude.log:\n%s", what, w.screen(), w.starts(), logs)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
@@ -195,18 +144,18 @@ func TestDashboardRestartsAFleetPaneFromTheKeyboard(t *testing.T) {
 	fleetFile := fmt.Sprintf(`name = "work"
 command = %q
 env = { FAKE_AGENT_ROLE = "agent", FAKE_AGENT_LOG = %q, FAKE_AGENT_SUPERCLAUDE = %q, SUPERCLAUDE_GRACE = "2s" }
-`, os.Args[0], w.log, w.bin) + "\n[[window]]\nname = \"main\"\n" + pane("A") + pane("B") + "\n[[window]]\nname = \"side\"\n" + pane("C")
-	if err := os.WriteFile(w.file, []byte(fleetFile), 0o600); err != nil {
+`, os.Args[0], w.Log, w.Bin) + "\n[[window]]\nname = \"main\"\n" + pane("A") + pane("B") + "\n[[window]]\nname = \"side\"\n" + pane("C")
+	if err := os.WriteFile(w.File, []byte(fleetFile), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	w.sc("+up", w.file)
+	w.SC("+up", w.File)
 	w.waitFor("three agents, bound to their conversations", func() bool {
 		s := w.starts()
 		return s["A"] == 1 && s["B"] == 1 && s["C"] == 1 && w.bound() == 3
 	})
 
-	w.tmux("new-session", "-d", "-s", "dash", "-x", "200", "-y", "30", "-c", w.dir, "--",
-		w.bin, "+dashboard", "--refresh", "300ms")
+	w.tmux("new-session", "-d", "-s", "dash", "-x", "200", "-y", "30", "-c", w.Dir, "--",
+		w.Bin, "+dashboard", "--refresh", "300ms")
 	w.waitFor("the dashboard to list the fleet's three panes, running", func() bool {
 		s := w.screen()
 		for _, p := range []string{"work:main:A", "work:main:B", "work:side:C"} {
@@ -274,8 +223,8 @@ env = { FAKE_AGENT_ROLE = "agent", FAKE_AGENT_LOG = %q, FAKE_AGENT_SUPERCLAUDE =
 	// q ends the dashboard, and the fleet goes on.
 	w.tmux("send-keys", "-t", "=dash:", "q")
 	w.waitFor("the dashboard to quit", func() bool {
-		_, err := w.tmuxCmd("has-session", "-t", "=dash").CombinedOutput()
+		_, err := w.Tmux("has-session", "-t", "=dash")
 		return err != nil
 	})
-	w.sc("+down", w.file)
+	w.SC("+down", w.File)
 }

@@ -36,11 +36,12 @@ var layer = map[string]int{
 	"cmd/superclaude": 4,
 
 	// Test support: above everything, so nothing but tests reaches it.
-	"internal/testutil/fakeapi":   5,
-	"internal/testutil/fakeagent": 5,
-	"internal/testutil/testbin":   6,
-	"internal/deps":               7,
-	"e2e":                         7,
+	"internal/testutil/fakeapi":    5,
+	"internal/testutil/fakeagent":  5,
+	"internal/testutil/testbin":    6,
+	"internal/testutil/fleetworld": 7,
+	"internal/deps":                8,
+	"e2e":                          8,
 }
 
 type pkg struct {

@@ -17,23 +17,23 @@ import (
 // nothing runs.
 func TestAttackPaneDirWithTmuxFormatRunsACommand(t *testing.T) {
 	w := newWorld(t)
-	marker := filepath.Join(w.rt, "pwned")
+	marker := filepath.Join(w.RT, "pwned")
 	attack := "#(touch " + marker + ")"
 	// The directory must exist for +up to start the pane: the value, read
 	// as a path, is a chain "#(touch " / … / "pwned)" under the fleet's dir.
-	dir := filepath.Join(w.dir, attack)
+	dir := filepath.Join(w.Dir, attack)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
 	w.writeFleet(window("main") + pane("A", "dir = '"+attack+"'"))
-	w.sc("+up", w.file)
+	w.SC("+up", w.File)
 	w.waitBound(1)
 	start := w.starts()[0]
 	want, _ := filepath.EvalSymlinks(dir)
 	if got, _ := filepath.EvalSymlinks(start.Dir); got != want {
 		t.Errorf("the agent started in %q, want %q", start.Dir, dir)
 	}
-	w.sc("+down", w.file)
+	w.SC("+down", w.File)
 	w.nothingLeft(w.starts())
 	if _, err := os.Stat(marker); err == nil {
 		t.Errorf("tmux ran the command in the pane's dir: %s exists", marker)
@@ -43,11 +43,11 @@ func TestAttackPaneDirWithTmuxFormatRunsACommand(t *testing.T) {
 // foreignJob starts, in the pane given by tmux args, a shell that ignores
 // SIGTERM and has a nohup job, and returns both.
 func (w *fleetWorld) foreignJob(name string, tmuxArgs ...string) (shell, job proc.Identity) {
-	w.t.Helper()
-	pids := filepath.Join(w.dir, name+".pids")
+	w.T.Helper()
+	pids := filepath.Join(w.Dir, name+".pids")
 	script := `trap "" TERM; nohup sleep 1000 >/dev/null 2>&1 & echo "$$ $!" > ` + pids + `.tmp; mv ` + pids + `.tmp ` + pids + `; wait`
-	if out, err := w.tmux(append(tmuxArgs, "sh", "-c", script)...); err != nil {
-		w.t.Fatalf("tmux %v: %v %s", tmuxArgs, err, out)
+	if out, err := w.Tmux(append(tmuxArgs, "sh", "-c", script)...); err != nil {
+		w.T.Fatalf("tmux %v: %v %s", tmuxArgs, err, out)
 	}
 	var f []string
 	w.waitFor("the foreign job's pids", func() bool {
@@ -60,11 +60,11 @@ func (w *fleetWorld) foreignJob(name string, tmuxArgs ...string) (shell, job pro
 		pid, _ := strconv.Atoi(s)
 		id, err := proc.Of(pid)
 		if err != nil {
-			w.t.Fatal(err)
+			w.T.Fatal(err)
 		}
 		ids[i] = id
 	}
-	w.t.Cleanup(func() {
+	w.T.Cleanup(func() {
 		proc.Signal(ids[1], syscall.SIGKILL)
 		proc.Signal(ids[0], syscall.SIGKILL)
 	})
@@ -80,7 +80,7 @@ func TestAttackDownOnAForeignSessionOfTheSameName(t *testing.T) {
 	w.writeFleet(window("main") + pane("A"))
 	shell, job := w.foreignJob("foreign", "new-session", "-d", "-s", "work")
 
-	out, err := w.run("+down", w.file, "--grace", "500ms")
+	out, err := w.Run("+down", w.File, "--grace", "500ms")
 	if err == nil {
 		t.Errorf("+down acted on a session superclaude did not start: %s", out)
 	}
@@ -88,7 +88,7 @@ func TestAttackDownOnAForeignSessionOfTheSameName(t *testing.T) {
 		t.Errorf("+down's refusal does not say why: %s", out)
 	}
 	// +up refuses it as well, rather than adding panes to it.
-	if out, err := w.run("+up", w.file); err == nil || !strings.Contains(out, "not started by superclaude") {
+	if out, err := w.Run("+up", w.File); err == nil || !strings.Contains(out, "not started by superclaude") {
 		t.Errorf("+up on a session superclaude did not start: %v %s", err, out)
 	}
 	for _, id := range []proc.Identity{shell, job} {
@@ -96,7 +96,7 @@ func TestAttackDownOnAForeignSessionOfTheSameName(t *testing.T) {
 			t.Errorf("pid %d of the foreign session was killed", id.PID)
 		}
 	}
-	if _, err := w.tmux("has-session", "-t", "=work"); err != nil {
+	if _, err := w.Tmux("has-session", "-t", "=work"); err != nil {
 		t.Errorf("the foreign session was removed")
 	}
 	if s := w.starts(); len(s) > 0 {
@@ -110,11 +110,11 @@ func TestAttackDownOnAForeignSessionOfTheSameName(t *testing.T) {
 func TestDownLeavesAPaneSomeoneElseOpenedInTheFleet(t *testing.T) {
 	w := newWorld(t)
 	w.writeFleet(window("main") + pane("A"))
-	w.sc("+up", w.file)
+	w.SC("+up", w.File)
 	w.waitBound(1)
 	shell, job := w.foreignJob("user", "split-window", "-t", "=work:main")
 
-	out := w.sc("+down", w.file, "--grace", "500ms")
+	out := w.SC("+down", w.File, "--grace", "500ms")
 	if !strings.Contains(out, "1 supervisors stopped, 0 killed") || !strings.Contains(out, "kept the tmux session: 1 panes") {
 		t.Errorf("+down: %s", out)
 	}
@@ -128,7 +128,7 @@ func TestDownLeavesAPaneSomeoneElseOpenedInTheFleet(t *testing.T) {
 			t.Errorf("pid %d of the user's pane was killed", id.PID)
 		}
 	}
-	if panes, err := w.tmux("list-panes", "-s", "-t", "=work:", "-F", "#{pane_pid}"); err != nil || panes != strconv.Itoa(shell.PID) {
+	if panes, err := w.Tmux("list-panes", "-s", "-t", "=work:", "-F", "#{pane_pid}"); err != nil || panes != strconv.Itoa(shell.PID) {
 		t.Errorf("the session should hold the user's pane only: %q %v", panes, err)
 	}
 }

@@ -12,7 +12,7 @@ import (
 
 // clientSessions lists the sessions the server's clients show.
 func (w *fleetWorld) clientSessions() string {
-	out, _ := w.tmux("list-clients", "-F", "#{client_session}")
+	out, _ := w.Tmux("list-clients", "-F", "#{client_session}")
 	return out
 }
 
@@ -24,17 +24,17 @@ func TestUpAttachSwitchesTheClientInsideTmux(t *testing.T) {
 	w.writeFleet(window("main") + pane("A"))
 
 	// A person's terminal, attached to session "outer".
-	if out, err := w.tmux("new-session", "-d", "-s", "outer", "cat"); err != nil {
+	if out, err := w.Tmux("new-session", "-d", "-s", "outer", "cat"); err != nil {
 		t.Fatal(err, out)
 	}
-	testbin.StartPTY(t, w.tmuxCmd("-S", w.sock, "attach-session", "-t", "=outer"))
+	testbin.StartPTY(t, w.TmuxCmd("-S", w.Sock, "attach-session", "-t", "=outer"))
 	w.waitFor("a client on outer", func() bool { return w.clientSessions() == "outer" })
 
 	// In its pane, +up --attach (tmux sets $TMUX there).
-	rc := filepath.Join(w.dir, "rc")
-	script := filepath.Join(w.dir, "attach.sh")
-	os.WriteFile(script, []byte("#!/bin/sh\n'"+w.bin+"' +up '"+w.file+"' --attach > '"+rc+".out' 2>&1\necho $? > '"+rc+".tmp'; mv '"+rc+".tmp' '"+rc+"'\nexec cat\n"), 0o700)
-	if out, err := w.tmux("respawn-pane", "-k", "-t", "=outer:", script); err != nil {
+	rc := filepath.Join(w.Dir, "rc")
+	script := filepath.Join(w.Dir, "attach.sh")
+	os.WriteFile(script, []byte("#!/bin/sh\n'"+w.Bin+"' +up '"+w.File+"' --attach > '"+rc+".out' 2>&1\necho $? > '"+rc+".tmp'; mv '"+rc+".tmp' '"+rc+"'\nexec cat\n"), 0o700)
+	if out, err := w.Tmux("respawn-pane", "-k", "-t", "=outer:", script); err != nil {
 		t.Fatal(err, out)
 	}
 	w.waitFor("+up --attach to finish", func() bool { _, err := os.Stat(rc); return err == nil })
@@ -49,13 +49,13 @@ func TestUpAttachSwitchesTheClientInsideTmux(t *testing.T) {
 	w.waitBound(1)
 
 	// Outside tmux: attaches, on a terminal of its own.
-	w.sc("+down", w.file)
-	cmd := exec.Command(w.bin, "+up", w.file, "--attach")
-	cmd.Dir, cmd.Env = w.dir, w.env
+	w.SC("+down", w.File)
+	cmd := exec.Command(w.Bin, "+up", w.File, "--attach")
+	cmd.Dir, cmd.Env = w.Dir, w.Env
 	testbin.StartPTY(t, cmd)
 	w.waitFor("a client on the fleet", func() bool { return strings.Contains(w.clientSessions(), "work") })
 	w.waitBound(1)
-	w.sc("+down", w.file)
+	w.SC("+down", w.File)
 }
 
 // TestTmuxSocketIsANameOrAPath: `--tmux-socket NAME` was taken as a path,
@@ -66,27 +66,27 @@ func TestUpAttachSwitchesTheClientInsideTmux(t *testing.T) {
 func TestTmuxSocketIsANameOrAPath(t *testing.T) {
 	w := newWorld(t)
 	// No default server from the environment: only the flag and the file.
-	env := w.env[:0:0]
-	for _, kv := range w.env {
+	env := w.Env[:0:0]
+	for _, kv := range w.Env {
 		if !strings.HasPrefix(kv, "SUPERCLAUDE_TMUX_SOCKET=") {
 			env = append(env, kv)
 		}
 	}
-	w.env = env
-	w.startServer("-L", "scfleet")
-	w.startServer("-L", "scother")
+	w.Env = env
+	w.StartServer("-L", "scfleet")
+	w.StartServer("-L", "scother")
 	onServer := func(name string) bool {
-		return w.tmuxCmd("-L", name, "has-session", "-t", "=work").Run() == nil
+		return w.TmuxCmd("-L", name, "has-session", "-t", "=work").Run() == nil
 	}
 
 	// The file names the server.
 	w.writeFleet(`socket = "scfleet"` + "\n" + window("main") + pane("A"))
-	w.sc("+up", w.file)
+	w.SC("+up", w.File)
 	if !onServer("scfleet") {
 		t.Fatalf("the fleet is not on the server named by its file")
 	}
 	w.waitBound(1)
-	if out := w.sc("+down", w.file); !strings.Contains(out, "1 supervisors stopped") {
+	if out := w.SC("+down", w.File); !strings.Contains(out, "1 supervisors stopped") {
 		t.Errorf("+down FILE with the server in the file: %s", out)
 	}
 	if onServer("scfleet") {
@@ -94,22 +94,22 @@ func TestTmuxSocketIsANameOrAPath(t *testing.T) {
 	}
 
 	// The flag names a server by name; it wins over the file.
-	w.sc("+up", w.file, "--tmux-socket", "scother")
+	w.SC("+up", w.File, "--tmux-socket", "scother")
 	if !onServer("scother") || onServer("scfleet") {
 		t.Errorf("--tmux-socket scother did not select the server named scother")
 	}
-	if _, err := os.Stat(filepath.Join(w.dir, "scother")); err == nil {
+	if _, err := os.Stat(filepath.Join(w.Dir, "scother")); err == nil {
 		t.Errorf("--tmux-socket NAME made a socket file in the current directory")
 	}
 	w.waitBound(1)
-	w.sc("+down", "work", "--tmux-socket", "scother")
+	w.SC("+down", "work", "--tmux-socket", "scother")
 
 	// And by path.
-	w.sc("+up", w.file, "--tmux-socket", w.sock)
-	if _, err := w.tmux("has-session", "-t", "=work"); err != nil {
+	w.SC("+up", w.File, "--tmux-socket", w.Sock)
+	if _, err := w.Tmux("has-session", "-t", "=work"); err != nil {
 		t.Errorf("--tmux-socket PATH did not select that socket")
 	}
 	w.waitBound(1)
-	w.sc("+down", w.file, "--tmux-socket", w.sock)
+	w.SC("+down", w.File, "--tmux-socket", w.Sock)
 	w.nothingLeft(w.starts())
 }

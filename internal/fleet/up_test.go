@@ -40,7 +40,7 @@ func TestUpChecksEveryPaneBeforeCreatingAnything(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			w.writeFleet(c.body)
-			out, err := w.run("+up", w.file)
+			out, err := w.Run("+up", w.File)
 			if err == nil {
 				t.Fatalf("+up succeeded: %s", out)
 			}
@@ -49,10 +49,10 @@ func TestUpChecksEveryPaneBeforeCreatingAnything(t *testing.T) {
 					t.Errorf("+up's error does not say %q:\n%s", want, out)
 				}
 			}
-			if _, err := w.tmux("has-session", "-t", "=work"); err == nil {
+			if _, err := w.Tmux("has-session", "-t", "=work"); err == nil {
 				t.Errorf("+up failed but created the tmux session")
 			}
-			if _, err := os.Stat(filepath.Join(w.dir, "sessions")); err == nil {
+			if _, err := os.Stat(filepath.Join(w.Dir, "sessions")); err == nil {
 				t.Errorf("+up failed but created the sessions directory")
 			}
 			if s := w.starts(); len(s) > 0 {
@@ -97,13 +97,13 @@ func gitIn(t *testing.T, dir string, args ...string) string {
 // exist — +up removes all of it and says why.
 func TestUpFailsAsAWholeRemovingWhatItCreated(t *testing.T) {
 	w := newWorld(t)
-	repo := gitRepo(t, w.dir)
+	repo := gitRepo(t, w.Dir)
 	hook := filepath.Join(repo, ".git", "hooks", "post-checkout")
 	if err := os.WriteFile(hook, []byte("#!/bin/sh\ncase \"$PWD\" in */B) echo 'refusing B' >&2; exit 1;; esac\n"), 0o700); err != nil {
 		t.Fatal(err)
 	}
 	w.writeFleet(fmt.Sprintf("dir = %q\n", repo) + window("main") + pane("A", "worktree = true") + pane("B", "worktree = true"))
-	out, err := w.run("+up", w.file)
+	out, err := w.Run("+up", w.File)
 	if err == nil {
 		t.Fatalf("+up succeeded: %s", out)
 	}
@@ -112,7 +112,7 @@ func TestUpFailsAsAWholeRemovingWhatItCreated(t *testing.T) {
 			t.Errorf("+up's error does not say %q:\n%s", want, out)
 		}
 	}
-	if _, err := w.tmux("has-session", "-t", "=work"); err == nil {
+	if _, err := w.Tmux("has-session", "-t", "=work"); err == nil {
 		t.Errorf("the tmux session outlived the failed +up")
 	}
 	if list := gitIn(t, repo, "worktree", "list"); strings.Count(list, "\n") != 0 {
@@ -125,8 +125,8 @@ func TestUpFailsAsAWholeRemovingWhatItCreated(t *testing.T) {
 		t.Errorf("worktree directories outlived the failed +up")
 	}
 	w.waitFor("no process of the fleet left", func() bool {
-		a, _ := proc.FindByEnv(fakeagent.EnvLog, w.log)
-		s, _ := proc.FindByEnv(fleet.EnvFleet, w.file)
+		a, _ := proc.FindByEnv(fakeagent.EnvLog, w.Log)
+		s, _ := proc.FindByEnv(fleet.EnvFleet, w.File)
 		return len(a)+len(s) == 0
 	})
 }
@@ -138,7 +138,7 @@ func TestUpFailsAsAWholeRemovingWhatItCreated(t *testing.T) {
 func TestUpOnARunningFleetStartsOnlyTheMissingPanes(t *testing.T) {
 	w := newWorld(t)
 	w.writeFleet(window("main") + pane("A") + pane("B") + window("side") + pane("C"))
-	w.sc("+up", w.file)
+	w.SC("+up", w.File)
 	w.waitBound(3)
 	first := map[string]fakeagent.Record{}
 	for _, s := range w.starts() {
@@ -147,7 +147,7 @@ func TestUpOnARunningFleetStartsOnlyTheMissingPanes(t *testing.T) {
 
 	// B's supervisor dies (its pane stays, dead); C's window is closed.
 	proc.Signal(supervisorOf(t, first["B"]), syscall.SIGKILL)
-	if _, err := w.tmux("kill-window", "-t", "=work:side"); err != nil {
+	if _, err := w.Tmux("kill-window", "-t", "=work:side"); err != nil {
 		t.Fatal(err)
 	}
 	w.waitFor("B's and C's agents to end", func() bool {
@@ -158,7 +158,7 @@ func TestUpOnARunningFleetStartsOnlyTheMissingPanes(t *testing.T) {
 	// D is added to the file.
 	w.writeFleet(window("main") + pane("A") + pane("B") + pane("D") + window("side") + pane("C"))
 
-	out := w.sc("+up", w.file)
+	out := w.SC("+up", w.File)
 	if !strings.Contains(out, "3 panes started, 1 already running") {
 		t.Errorf("+up on a running fleet: %s", out)
 	}
@@ -182,12 +182,12 @@ func TestUpOnARunningFleetStartsOnlyTheMissingPanes(t *testing.T) {
 	if !proc.Alive(proc.Identity{PID: a.PID, Start: a.Start}) || !proc.Alive(supervisorOf(t, a)) {
 		t.Errorf("pane A's agent or supervisor did not survive the second +up")
 	}
-	panes, _ := w.tmux("list-panes", "-s", "-t", "=work:", "-F", "#{window_name}:#{@pane_label}:#{pane_dead}")
+	panes, _ := w.Tmux("list-panes", "-s", "-t", "=work:", "-F", "#{window_name}:#{@pane_label}:#{pane_dead}")
 	got := strings.Fields(panes)
 	slices.Sort(got)
 	if want := []string{"main:A:0", "main:B:0", "main:D:0", "side:C:0"}; !slices.Equal(got, want) {
 		t.Errorf("panes after the second +up: %q, want %q", got, want)
 	}
-	w.sc("+down", w.file)
+	w.SC("+down", w.File)
 	w.nothingLeft(w.starts())
 }

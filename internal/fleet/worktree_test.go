@@ -14,10 +14,10 @@ import (
 // worktree with uncommitted work nor a branch with unmerged commits.
 func TestWorktreePaneRunsInItsOwnWorktree(t *testing.T) {
 	w := newWorld(t)
-	repo := gitRepo(t, w.dir)
+	repo := gitRepo(t, w.Dir)
 	w.writeFleet(fmt.Sprintf("dir = %q\n", repo) + window("main") +
 		pane("A", `dir = "sdk"`, "worktree = true") + pane("B", `dir = "sdk"`))
-	out := w.sc("+up", w.file)
+	out := w.SC("+up", w.File)
 	wt := filepath.Join(repo, ".superclaude", "worktrees", "work", "main", "A")
 	if !strings.Contains(out, "new worktree "+wt) {
 		t.Errorf("+up does not name the worktree it made:\n%s", out)
@@ -43,7 +43,7 @@ func TestWorktreePaneRunsInItsOwnWorktree(t *testing.T) {
 	// Work in progress: an untracked file. --clean-worktrees keeps it.
 	notes := filepath.Join(wt, "sdk", "notes.txt")
 	os.WriteFile(notes, []byte("half done\n"), 0o600)
-	out = w.sc("+down", w.file, "--clean-worktrees")
+	out = w.SC("+down", w.File, "--clean-worktrees")
 	if !strings.Contains(out, "kept worktree "+wt) {
 		t.Errorf("+down --clean-worktrees does not say it kept the worktree with work in it:\n%s", out)
 	}
@@ -55,7 +55,7 @@ func TestWorktreePaneRunsInItsOwnWorktree(t *testing.T) {
 	// stays — and the fleet is down already, which is no error.
 	gitIn(t, wt, "add", ".")
 	gitIn(t, wt, "commit", "-q", "-m", "notes")
-	out = w.sc("+down", w.file, "--clean-worktrees")
+	out = w.SC("+down", w.File, "--clean-worktrees")
 	for _, want := range []string{"is not up", "removed worktree " + wt, "kept branch superclaude/work/main/A"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("+down --clean-worktrees does not say %q:\n%s", want, out)
@@ -66,12 +66,12 @@ func TestWorktreePaneRunsInItsOwnWorktree(t *testing.T) {
 	}
 
 	// Up again: the worktree is made anew on the pane's branch, work and all.
-	w.sc("+up", w.file)
+	w.SC("+up", w.File)
 	w.waitFor("A and B started again", func() bool { return len(w.starts()) == 4 })
 	if _, err := os.Stat(notes); err != nil {
 		t.Errorf("the worktree made again is not on the pane's branch: %v", err)
 	}
-	w.sc("+down", w.file)
+	w.SC("+down", w.File)
 	w.nothingLeft(w.starts())
 }
 
@@ -79,13 +79,13 @@ func TestWorktreePaneRunsInItsOwnWorktree(t *testing.T) {
 // .superclaude as a link to make worktrees land elsewhere; +up refuses.
 func TestWorktreeRefusesALinkedWorktreesDirectory(t *testing.T) {
 	w := newWorld(t)
-	repo := gitRepo(t, w.dir)
+	repo := gitRepo(t, w.Dir)
 	elsewhere := t.TempDir()
 	if err := os.Symlink(elsewhere, filepath.Join(repo, ".superclaude")); err != nil {
 		t.Fatal(err)
 	}
 	w.writeFleet(fmt.Sprintf("dir = %q\n", repo) + window("main") + pane("A", "worktree = true"))
-	out, err := w.run("+up", w.file)
+	out, err := w.Run("+up", w.File)
 	if err == nil || !strings.Contains(out, "is not a directory (a link?)") {
 		t.Errorf("+up through a linked .superclaude: %v %s", err, out)
 	}
