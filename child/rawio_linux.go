@@ -59,35 +59,15 @@ func (r *rawFile) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-func (r *rawFile) Write(p []byte) (int, error) {
-	written := 0
-	var errno syscall.Errno
-	err := r.rc.Write(func(fd uintptr) bool {
-		for written < len(p) {
-			rest := p[written:]
-			v, _, e := unix.RawSyscall(unix.SYS_WRITE, fd, uintptr(unsafe.Pointer(&rest[0])), uintptr(len(rest)))
-			switch e {
-			case 0:
-				written += int(v)
-			case unix.EINTR:
-			case unix.EAGAIN:
-				return false
-			default:
-				errno = e
-				return true
-			}
-		}
-		return true
-	})
-	if err == nil && errno != 0 {
-		err = &os.PathError{Op: "write", Path: r.f.Name(), Err: errno}
-	}
-	return written, err
-}
+func (r *rawFile) Write(p []byte) (int, error) { return r.write(p, true) }
 
 // TryWrite writes what the file takes without waiting: a short count and
 // no error when it is full.
-func (r *rawFile) TryWrite(p []byte) (int, error) {
+func (r *rawFile) TryWrite(p []byte) (int, error) { return r.write(p, false) }
+
+// write writes p with raw write(2)s; when the file is full it waits in the
+// poller for room if wait is set, else returns the short count.
+func (r *rawFile) write(p []byte, wait bool) (int, error) {
 	written := 0
 	var errno syscall.Errno
 	err := r.rc.Write(func(fd uintptr) bool {
@@ -99,7 +79,7 @@ func (r *rawFile) TryWrite(p []byte) (int, error) {
 				written += int(v)
 			case unix.EINTR:
 			case unix.EAGAIN:
-				return true
+				return !wait // false: the poller waits for room, then calls again
 			default:
 				errno = e
 				return true
