@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"time"
+	"unicode/utf8"
 )
 
 // Lifecycle is where a session is in its life (seed 000 §3.1).
@@ -217,6 +219,10 @@ func strField(name string, always bool, get func(*State) *string) field {
 				*get(s) = ""
 				return nil
 			}
+			if v, ok := plainString(raw); ok {
+				*get(s) = v
+				return nil
+			}
 			if err := json.Unmarshal(raw, get(s)); err != nil {
 				return fmt.Errorf("want a string, got %s", kind(raw))
 			}
@@ -233,8 +239,8 @@ func intField(name string, always bool, get func(*State) *int) field {
 	return field{
 		name: name,
 		decode: func(s *State, raw json.RawMessage) error {
-			var f float64
-			if err := json.Unmarshal(raw, &f); err != nil {
+			f, err := number(raw)
+			if err != nil {
 				return fmt.Errorf("want a number, got %s", kind(raw))
 			}
 			if f != math.Trunc(f) || f < 0 || f > math.MaxInt32 {
@@ -254,7 +260,12 @@ func boolField(name string, get func(*State) *bool) field {
 	return field{
 		name: name,
 		decode: func(s *State, raw json.RawMessage) error {
-			if err := json.Unmarshal(raw, get(s)); err != nil {
+			switch string(raw) {
+			case "true":
+				*get(s) = true
+			case "false":
+				*get(s) = false
+			default:
 				return fmt.Errorf("want true or false, got %s", kind(raw))
 			}
 			return nil
@@ -267,9 +278,11 @@ func timeField(name string, get func(*State) *time.Time) field {
 	return field{
 		name: name,
 		decode: func(s *State, raw json.RawMessage) error {
-			var v string
-			if err := json.Unmarshal(raw, &v); err != nil {
-				return fmt.Errorf("want an RFC 3339 time string, got %s", kind(raw))
+			v, ok := plainString(raw)
+			if !ok {
+				if err := json.Unmarshal(raw, &v); err != nil {
+					return fmt.Errorf("want an RFC 3339 time string, got %s", kind(raw))
+				}
 			}
 			t, err := time.Parse(time.RFC3339Nano, v)
 			if err != nil {
@@ -290,8 +303,8 @@ func floatField(name string, get func(*State) *float64) field {
 	return field{
 		name: name,
 		decode: func(s *State, raw json.RawMessage) error {
-			var v float64
-			if err := json.Unmarshal(raw, &v); err != nil {
+			v, err := number(raw)
+			if err != nil {
 				return fmt.Errorf("want a number, got %s", kind(raw))
 			}
 			if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
@@ -313,6 +326,43 @@ func preciseTimeField(name string, get func(*State) *time.Time) field {
 		return t.UTC().Format(time.RFC3339Nano), !t.IsZero()
 	}
 	return f
+}
+
+// The fast paths below read the commonest JSON values without
+// json.Unmarshal, whose setup cost more than the value (a +status of
+// 10,000 sessions decodes 200,000 of them). raw is one value of a document
+// already checked to be valid JSON.
+
+// plainString returns the string raw holds when it is a string literal
+// without escapes (what superclaude writes); ok is false for anything else,
+// which json.Unmarshal then reads or refuses.
+func plainString(raw json.RawMessage) (string, bool) {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+		return "", false
+	}
+	body := raw[1 : len(raw)-1]
+	for _, c := range body {
+		if c == '\\' || c == '"' || c < 0x20 {
+			return "", false
+		}
+	}
+	if !utf8.Valid(body) {
+		return "", false // json.Unmarshal replaces bad bytes with U+FFFD
+	}
+	return string(body), true
+}
+
+// number reads a JSON number; anything else is an error.
+func number(raw json.RawMessage) (float64, error) {
+	if len(raw) > 0 && (raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9') {
+		// A valid JSON number is valid for ParseFloat, to the same value.
+		if f, err := strconv.ParseFloat(string(raw), 64); err == nil {
+			return f, nil
+		}
+	}
+	var f float64
+	err := json.Unmarshal(raw, &f)
+	return f, err
 }
 
 // FormatTime renders t the way .state.json stores times: RFC 3339 in UTC,
@@ -373,8 +423,8 @@ var fields = []field{
 	{
 		name: "contextUsage",
 		decode: func(s *State, raw json.RawMessage) error {
-			var v float64
-			if err := json.Unmarshal(raw, &v); err != nil {
+			v, err := number(raw)
+			if err != nil {
 				return fmt.Errorf("want a number, got %s", kind(raw))
 			}
 			if v < 0 || math.IsNaN(v) {
@@ -503,16 +553,19 @@ func kind(raw json.RawMessage) string {
 // decode parses a .state.json document. Errors are *fieldError so that the
 // caller can name the file.
 func decode(data []byte) (*State, error) {
-	var raw map[string]json.RawMessage
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&raw); err != nil {
-		return nil, &fieldError{problem: describeSyntax(data, err)}
-	}
-	if raw == nil {
-		return nil, &fieldError{problem: "want a JSON object, got null"}
-	}
-	if dec.More() {
-		return nil, &fieldError{problem: "more than one JSON value"}
+	raw, ok := splitObject(data)
+	if !ok {
+		// Not one valid object: the decoder says what it is instead.
+		dec := json.NewDecoder(bytes.NewReader(data))
+		if err := dec.Decode(&raw); err != nil {
+			return nil, &fieldError{problem: describeSyntax(data, err)}
+		}
+		if raw == nil {
+			return nil, &fieldError{problem: "want a JSON object, got null"}
+		}
+		if dec.More() {
+			return nil, &fieldError{problem: "more than one JSON value"}
+		}
 	}
 	s := &State{exists: true}
 	for _, name := range requiredFields {
@@ -523,7 +576,7 @@ func decode(data []byte) (*State, error) {
 	for key, v := range raw {
 		f, known := fieldByName[key]
 		if !known {
-			s.SetExtra(key, v)
+			s.SetExtra(key, bytes.Clone(v)) // not data's array, kept whole for one key
 			continue
 		}
 		if err := f.decode(s, v); err != nil {

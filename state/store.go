@@ -6,8 +6,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -182,11 +184,31 @@ const stateWhat = "a state file"
 // [*Error] and left where it is; a session directory that is a link is
 // refused with [ErrUnsafePath].
 func (s *Store) Load(name string) (*State, error) {
-	path, err := s.Path(name)
+	if _, err := s.Path(name); err != nil {
+		return nil, err
+	}
+	root, err := s.tree().open()
 	if err != nil {
 		return nil, err
 	}
-	d, err := s.tree().openDir(false, name)
+	defer root.close()
+	return s.loadIn(root, name)
+}
+
+// loadIn is Load with the root already open (List opens it once).
+func (s *Store) loadIn(root *dirRef, name string) (*State, error) {
+	path := func() string { return filepath.Join(s.Root, name, StateFile) } // for errors only
+	if data, ok, err := root.readBeneath(name+"/"+StateFile, MaxStateSize, stateWhat); ok {
+		if err != nil {
+			return nil, asStateError(s.rel(path()), err)
+		}
+		st, err := Parse(data, s.now())
+		if err != nil {
+			return nil, asError(s.rel(path()), err)
+		}
+		return st, nil
+	}
+	d, err := root.child(name, false)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("session %s: %w", name, ErrNoSession)
 	}
@@ -199,11 +221,11 @@ func (s *Store) Load(name string) (*State, error) {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("session %s: %w", name, ErrNoSession)
 		}
-		return nil, asStateError(s.rel(path), err)
+		return nil, asStateError(s.rel(path()), err)
 	}
 	st, err := Parse(data, s.now())
 	if err != nil {
-		return nil, asError(s.rel(path), err)
+		return nil, asError(s.rel(path()), err)
 	}
 	return st, nil
 }
@@ -431,16 +453,37 @@ func (s *Store) List() ([]Session, error) {
 	if err != nil {
 		return nil, err
 	}
+	root, err := s.tree().open()
+	if err != nil {
+		return nil, err
+	}
+	defer root.close()
+	// Loading is system calls and JSON; on more than one processor the
+	// sessions are loaded side by side (10,000 of them make a +status).
+	states := make([]*State, len(names))
+	errs := make([]error, len(names))
+	workers := min(runtime.GOMAXPROCS(0), 8, max(1, len(names)/64))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1) - 1); i < len(names); i = int(next.Add(1) - 1) {
+				states[i], errs[i] = s.loadIn(root, names[i])
+			}
+		}()
+	}
+	wg.Wait()
 	out := make([]Session, 0, len(names))
-	for _, n := range names {
-		st, err := s.Load(n)
-		if err != nil {
-			if !errors.Is(err, ErrNoSession) {
-				s.report(err)
+	for i, n := range names {
+		if errs[i] != nil {
+			if !errors.Is(errs[i], ErrNoSession) {
+				s.report(errs[i])
 			}
 			continue
 		}
-		out = append(out, Session{Name: n, Dir: filepath.Join(s.Root, n), State: st, Store: s})
+		out = append(out, Session{Name: n, Dir: filepath.Join(s.Root, n), State: states[i], Store: s})
 	}
 	return out, nil
 }

@@ -1,0 +1,66 @@
+package state
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"testing"
+)
+
+// TestSplitObjectAgreesWithTheDecoder: for every object json.Decoder reads
+// into a map of raw values, splitObject finds the same keys and the same
+// values (compacted alike); for anything else it declines, and the caller
+// falls back to the decoder.
+func TestSplitObjectAgreesWithTheDecoder(t *testing.T) {
+	for _, in := range []string{
+		`{}`, ` { } `, `{"a":1}`, `{"a" : "x" , "b":[1,{"c":"]}"}],"d":{"e":[]}}`,
+		`{"esc\"aped":"v\\\"","u":"\u00e9\ud83d\ude00","n":-1.5e3,"t":true,"f":false,"z":null}`,
+		`{"a":1,"a":2}`, "{\n\t\"a\": [ 1 , 2 ]\r\n}",
+		`{"s":"ends in backslash \\"}`,
+		// Declined:
+		``, `null`, `[]`, `"x"`, `{"a":1} {"b":2}`, `{"a":1`, `{"a":}`, `{a:1}`, "{\"a\":\"\x01\"}",
+	} {
+		got, ok := splitObject([]byte(in))
+		var want map[string]json.RawMessage
+		dec := json.NewDecoder(bytes.NewReader([]byte(in)))
+		err := dec.Decode(&want)
+		valid := err == nil && want != nil && !dec.More() && json.Valid([]byte(in))
+		if ok != valid {
+			t.Errorf("%q: ok %v, the decoder's verdict %v (%v)", in, ok, valid, err)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		if len(got) != len(want) {
+			t.Errorf("%q: %d keys, want %d", in, len(got), len(want))
+		}
+		for k, w := range want {
+			var a, b bytes.Buffer
+			json.Compact(&a, got[k])
+			json.Compact(&b, w)
+			if !reflect.DeepEqual(a.Bytes(), b.Bytes()) {
+				t.Errorf("%q: key %q = %s, want %s", in, k, got[k], w)
+			}
+		}
+	}
+}
+
+// FuzzSplitObject: on any input splitObject never panics, and whenever it
+// accepts, the decoder reads the same keys.
+func FuzzSplitObject(f *testing.F) {
+	f.Add([]byte(`{"pid":1,"lifecycle":"active","x":{"y":[1,"]"]}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		got, ok := splitObject(data)
+		if !ok {
+			return
+		}
+		var want map[string]json.RawMessage
+		if err := json.Unmarshal(data, &want); err != nil {
+			t.Fatalf("accepted what the decoder refuses (%v): %q", err, data)
+		}
+		if len(got) != len(want) {
+			t.Fatalf("%q: %d keys, want %d", data, len(got), len(want))
+		}
+	})
+}
