@@ -27,15 +27,22 @@ import (
 // fillSessions writes n sessions straight to disk, in panes fleet:w:<i>.
 func fillSessions(b *testing.B, root string, n int) {
 	b.Helper()
+	fillSessionsIn(b, root, filepath.Join(root, ".index"), n, "")
+}
+
+// fillSessionsIn writes n active sessions into root, named with prefix,
+// and indexes them in the index in indexDir.
+func fillSessionsIn(b *testing.B, root, indexDir string, n int, prefix string) {
+	b.Helper()
 	for i := 0; i < n; i++ {
-		dir := filepath.Join(root, fmt.Sprintf("2026_02_07_S%05d", i))
+		dir := filepath.Join(root, fmt.Sprintf("2026_02_07_%sS%05d", prefix, i))
 		os.MkdirAll(dir, 0o700)
-		body := fmt.Sprintf(`{"pid":0,"skill":"implement","lifecycle":"active","fleetPaneId":"fleet:w:%d","startedAt":"2026-02-07T14:30:00Z","sessionId":"conv-%d","contextUsage":0.3}`, i, i)
+		body := fmt.Sprintf(`{"pid":0,"skill":"implement","lifecycle":"active","fleetPaneId":"fleet:w:%s%d","startedAt":"2026-02-07T14:30:00Z","sessionId":"conv-%s%d","contextUsage":0.3}`, prefix, i, prefix, i)
 		if err := os.WriteFile(filepath.Join(dir, state.StateFile), []byte(body), 0o600); err != nil {
 			b.Fatal(err)
 		}
 	}
-	s, err := state.Open(root)
+	s, err := state.OpenIn(root, indexDir)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -167,6 +174,32 @@ func BenchmarkStatusProcess(b *testing.B) {
 	}, func(out []byte, err error) {
 		var rows []map[string]any
 		if err != nil || json.Unmarshal(out, &rows) != nil || len(rows) != 1000 {
+			b.Fatalf("status: %v, %d rows", err, len(rows))
+		}
+	})
+}
+
+// BenchmarkStatusAcrossRoots is `superclaude +status --json` run from a
+// directory of no project, over 10 sessions directories that hold 10,000
+// sessions in total, all known to the user's index (issue 11). Goal:
+// ≤ 100 ms at p50.
+func BenchmarkStatusAcrossRoots(b *testing.B) {
+	bin := testbin.Superclaude(b)
+	dir := b.TempDir()
+	stateDir := filepath.Join(dir, "state")
+	for r := 0; r < 10; r++ {
+		fillSessionsIn(b, filepath.Join(dir, fmt.Sprintf("project%d", r), "sessions"), filepath.Join(stateDir, "index"), 1000, fmt.Sprintf("P%d", r))
+	}
+	elsewhere := filepath.Join(dir, "elsewhere")
+	os.MkdirAll(elsewhere, 0o700)
+	timeRuns(b, func() *exec.Cmd {
+		cmd := exec.Command(bin, "+status", "--json")
+		cmd.Dir = elsewhere
+		cmd.Env = append(os.Environ(), "SUPERCLAUDE_STATE_DIR="+stateDir, "SUPERCLAUDE_SESSIONS_DIR=")
+		return cmd
+	}, func(out []byte, err error) {
+		var rows []map[string]any
+		if err != nil || json.Unmarshal(out, &rows) != nil || len(rows) != 10000 {
 			b.Fatalf("status: %v, %d rows", err, len(rows))
 		}
 	})

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -245,6 +246,7 @@ flags (overflowed, restarting, a usage limit, HALTED), context, cost,
 heartbeat and restarts. --here lists only the current project's.`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
+			lessGC()
 			stores, err := viewStores(dir, fleetFile)
 			if err != nil {
 				return err
@@ -290,6 +292,15 @@ heartbeat and restarts. --here lists only the current project's.`,
 	return cmd
 }
 
+// lessGC makes the collector run less for a view that reads every session
+// and then exits: what it allocates is nearly all live until the output is
+// written, so collections in between found little and cost a tenth of a
+// +status of 10,000 sessions. A memory limit still bounds the heap.
+func lessGC() {
+	debug.SetGCPercent(400)
+	debug.SetMemoryLimit(512 << 20)
+}
+
 func writeStatus(w io.Writer, stores []*state.Store, keep func(state.Session) bool, asJSON bool) error {
 	now := time.Now()
 	views := []cli.SessionView{}
@@ -306,7 +317,7 @@ func writeStatus(w io.Writer, stores []*state.Store, keep func(state.Session) bo
 		}
 	}
 	if asJSON {
-		return cli.WriteJSON(w, views)
+		return cli.WriteJSONArray(w, views)
 	}
 	if len(views) == 0 {
 		_, err := fmt.Fprintln(w, "no sessions yet")

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -107,6 +108,31 @@ func WriteJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
+}
+
+// WriteJSONArray writes items as a JSON array with one item per line.
+// Indenting 10,000 sessions as WriteJSON does took a third of a
+// `+status --json`'s time; a line per session is as easy to read and to
+// grep, and jq reads it the same.
+func WriteJSONArray[T any](w io.Writer, items []T) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	bw.WriteString("[")
+	for i, it := range items {
+		b, err := json.Marshal(it)
+		if err != nil {
+			return err
+		}
+		if i > 0 {
+			bw.WriteString(",")
+		}
+		bw.WriteString("\n")
+		bw.Write(b)
+	}
+	if len(items) > 0 {
+		bw.WriteString("\n")
+	}
+	bw.WriteString("]\n")
+	return bw.Flush()
 }
 
 // WriteTable writes sessions as an aligned table. now renders heartbeats
