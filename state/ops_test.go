@@ -519,3 +519,21 @@ func TestRebuildDuringAWriteLosesNoPane(t *testing.T) {
 		t.Fatalf("FindByPane after a rebuild during the write: %+v, %v", got, err)
 	}
 }
+
+// Regression: Load in a root that does not exist yet (nothing is created
+// before claude starts) returned the open error instead of ErrNoSession,
+// and the supervisor's search for a free automatic-session name, which
+// stops at the first ErrNoSession, spun forever at start.
+func TestLoadInASessionsRootNotYetCreatedIsNoSession(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "sessions")
+	s, err := Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Load("2026_11_22_pane0"); !errors.Is(err, ErrNoSession) {
+		t.Errorf("Load in a missing root: %v, want ErrNoSession", err)
+	}
+	if _, err := os.Lstat(root); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("Load created the root: %v", err)
+	}
+}

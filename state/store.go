@@ -188,6 +188,12 @@ func (s *Store) Load(name string) (*State, error) {
 		return nil, err
 	}
 	root, err := s.tree().open()
+	if errors.Is(err, fs.ErrNotExist) {
+		// No sessions root yet (nothing is created before claude starts):
+		// no session of that name either. Callers such as the automatic
+		// session's name search rely on this being ErrNoSession.
+		return nil, fmt.Errorf("session %s: %w", name, ErrNoSession)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -148,8 +148,12 @@ func (s *Supervisor) ensureSession() {
 	if dir == "" {
 		dir, _ = os.Getwd()
 	}
-	name := s.autoName(s.autoPane, dir)
-	_, err := s.cfg.Store.Activate(name, "", state.Caller{Owner: s.self, Pane: s.autoPane, Auto: true, ProjectDir: dir})
+	name, err := s.autoName(s.autoPane, dir)
+	if err != nil {
+		s.log.Warn("cannot name a session; running without one", "err", err)
+		return
+	}
+	_, err = s.cfg.Store.Activate(name, "", state.Caller{Owner: s.self, Pane: s.autoPane, Auto: true, ProjectDir: dir})
 	if err != nil {
 		s.log.Warn("cannot activate a session; running without one", "session", name, "err", err)
 	}
@@ -183,7 +187,11 @@ func (s *Supervisor) leased(p Plan) Plan {
 // autoName picks the name of the supervisor's own session: the date and the
 // pane's label (or the working directory's name), with a number added when
 // a live supervisor or another pane holds that name.
-func (s *Supervisor) autoName(pane, dir string) string {
+//
+// The search is bounded and stops at an error that is not about one name
+// (the sessions root unreadable, say): an unbounded search that only ends at
+// ErrNoSession once spun at full CPU before claude ever started.
+func (s *Supervisor) autoName(pane, dir string) (string, error) {
 	var label string
 	switch {
 	case pane != "" && tmux.Labelled(pane):
@@ -198,17 +206,28 @@ func (s *Supervisor) autoName(pane, dir string) string {
 		label = "session"
 	}
 	base := time.Now().Format("2006_01_02") + "_" + label
-	for i := 1; ; i++ {
+	for i := 1; i <= maxAutoNames; i++ {
 		name := base
 		if i > 1 {
 			name = fmt.Sprintf("%s_%d", base, i)
 		}
 		st, err := s.cfg.Store.Load(name)
-		if errors.Is(err, state.ErrNoSession) {
-			return name
-		}
-		if err == nil && st.Auto && !state.OwnerAlive(st) && (st.FleetPaneID == "" || st.FleetPaneID == pane) {
-			return name
+		var bad *state.Error
+		switch {
+		case errors.Is(err, state.ErrNoSession):
+			return name, nil
+		case err == nil:
+			if st.Auto && !state.OwnerAlive(st) && (st.FleetPaneID == "" || st.FleetPaneID == pane) {
+				return name, nil
+			}
+		case errors.As(err, &bad), errors.Is(err, state.ErrUnsafePath):
+			// This name's file is corrupt or a link: leave it and try the next.
+		default:
+			return "", err
 		}
 	}
+	return "", fmt.Errorf("no free session name among %s … %s_%d", base, base, maxAutoNames)
 }
+
+// maxAutoNames bounds autoName's search.
+const maxAutoNames = 1000

@@ -1,0 +1,79 @@
+package supervise
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/superclaude/superclaude/state"
+)
+
+// Regression: the automatic session's name search ended only at
+// ErrNoSession, so a store error that was not about one name (a sessions
+// root not yet created, before a fix in state; a root that is a file) spun
+// the supervisor at full CPU before claude started.
+func TestAutoNameEndsOnEveryStore(t *testing.T) {
+	base := time.Now().Format("2006_01_02") + "_pane3"
+	for _, tc := range []struct {
+		name    string
+		prepare func(t *testing.T, root string)
+		want    string // "" means an error
+	}{
+		{"root not created yet", func(*testing.T, string) {}, base},
+		{"empty root", func(t *testing.T, root string) { mkdir(t, root) }, base},
+		{"name taken by a corrupt file", func(t *testing.T, root string) {
+			mkdir(t, filepath.Join(root, base))
+			write(t, filepath.Join(root, base, state.StateFile), "{not json")
+		}, base + "_2"},
+		{"name taken by a link", func(t *testing.T, root string) {
+			mkdir(t, root)
+			if err := os.Symlink(t.TempDir(), filepath.Join(root, base)); err != nil {
+				t.Fatal(err)
+			}
+		}, base + "_2"},
+		{"root is a file", func(t *testing.T, root string) { write(t, root, "") }, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := filepath.Join(t.TempDir(), "sessions")
+			tc.prepare(t, root)
+			st, err := state.Open(root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := &Supervisor{cfg: Config{Store: st}}
+			done := make(chan struct{})
+			var got string
+			go func() { defer close(done); got, err = s.autoName("%3", "/tmp/p") }()
+			select {
+			case <-done:
+			case <-time.After(30 * time.Second):
+				t.Fatal("autoName did not return")
+			}
+			if tc.want == "" {
+				if err == nil {
+					t.Errorf("autoName = %q, want an error", got)
+				}
+				return
+			}
+			if err != nil || got != tc.want {
+				t.Errorf("autoName = %q, %v; want %q", got, err, tc.want)
+			}
+		})
+	}
+}
+
+func mkdir(t *testing.T, dir string) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func write(t *testing.T, path, data string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(data), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
