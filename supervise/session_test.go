@@ -76,4 +76,3 @@ func write(t *testing.T, path, data string) {
 		t.Fatal(err)
 	}
 }
-
