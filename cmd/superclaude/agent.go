@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -172,7 +171,7 @@ func runCommand() *cobra.Command {
 func scanInstalledClaude(command string) func([]string) supervise.Invocation {
 	return func(args []string) supervise.Invocation {
 		return supervise.ScanClaudeArgsWith(args, func(word string) bool {
-			path, err := exec.LookPath(command)
+			path, err := agentPath(command)
 			if err != nil {
 				return false
 			}
@@ -249,6 +248,16 @@ func supervised(o runOptions, args []string) (code int) {
 	}
 	if profile.Name == supervise.Claude.Name {
 		profile.Scan = scanInstalledClaude(firstNonEmpty(o.agent, profile.Command))
+	}
+	// Started by its path, found once: the lookup passes over superclaude
+	// installed as the agent (agentPath). A command not found at all is
+	// reported where it always was, by the agent's start.
+	command := firstNonEmpty(o.agent, profile.Command)
+	if path, err := agentPath(command); err == nil {
+		o.agent = path
+	} else if errors.Is(err, errAgentIsSelf) {
+		fmt.Fprintf(os.Stderr, "superclaude: cannot start %s: %v\n", command, err)
+		return child.StartFailure(err).Code
 	}
 	policy := o.resumePolicy
 	if policy == "" {

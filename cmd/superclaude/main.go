@@ -6,6 +6,11 @@
 package main
 
 import (
+	// Hands `superclaude --version` to the agent before the other
+	// packages initialise: Go's init order does it, not this position
+	// (see the package's doc).
+	_ "github.com/superclaude/superclaude/internal/handover"
+
 	"errors"
 	"fmt"
 	"os"

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"os/signal"
 	"runtime"
 	"slices"
@@ -29,7 +28,9 @@ import (
 //     over to the agent (exec). Exit code, signals, terminal and process
 //     group are then the agent's own, not copies. The one exception is a
 //     bare `--help`, which gets superclaude's footer after claude's help,
-//     and so runs as a child.
+//     and so runs as a child. The plainest of these, `--version` alone,
+//     is handed over even before main, by internal/handover, before most
+//     packages have initialised; this path takes the rest.
 //   - Any other one-shot run can leave processes behind (a Bash tool's
 //     `setsid … &` survives `claude -p` as it survives claude), so the
 //     sweep stays: superclaude becomes a subreaper, starts the agent as a
@@ -41,10 +42,47 @@ import (
 // oneShot reports done=false when args are not a one-shot run of a known
 // profile; the supervision tree then takes them.
 func oneShot(o runOptions, args []string) (code int, done bool) {
+	plan, ok := planOneShot(o, args)
+	if !ok {
+		return 0, false
+	}
+	if plan.err != nil {
+		fmt.Fprintf(os.Stderr, "superclaude: cannot start %s: %v\n", plan.command, plan.err)
+		return child.StartFailure(plan.err).Code, true
+	}
+	if plan.handOver {
+		err := syscall.Exec(plan.path, append([]string{plan.path}, args...), os.Environ())
+		fmt.Fprintf(os.Stderr, "superclaude: cannot start %s: %v\n", plan.command, err)
+		return child.StartFailure(err).Code, true
+	}
+	code = runChild(plan.path, args, plan.sweep, o.grace)
+	if plan.footer {
+		// claude's own help, then how to reach superclaude's.
+		fmt.Fprintln(os.Stdout, "\nsuperclaude: every argument above goes to claude unchanged; superclaude's own\n"+
+			"commands start with '+' (superclaude +session list, superclaude +status …).\n"+
+			"See: superclaude +help")
+	}
+	return code, true
+}
+
+// oneShotPlan is what oneShot does with a one-shot run.
+type oneShotPlan struct {
+	command string // the agent's command, as configured
+	path    string // and found
+	err     error  // why it was not found
+	// handOver: exec the agent (a run that only prints); otherwise run it
+	// as a child, sweeping after it when sweep is set, and print
+	// superclaude's footer after it when footer is set.
+	handOver, sweep, footer bool
+}
+
+// planOneShot decides a one-shot run without doing anything; ok is false
+// when args are not one.
+func planOneShot(o runOptions, args []string) (plan oneShotPlan, ok bool) {
 	profile, ok := supervise.Profiles[o.profile]
 	command := firstNonEmpty(o.agent, profile.Command)
 	if !ok || profile.Scan == nil || command == "" {
-		return 0, false // supervised says what is wrong
+		return plan, false // supervised says what is wrong
 	}
 	scan := profile.Scan
 	if profile.Name == supervise.Claude.Name {
@@ -52,27 +90,14 @@ func oneShot(o runOptions, args []string) (code int, done bool) {
 	}
 	inv := scan(args)
 	if !inv.OneShot {
-		return 0, false
+		return plan, false
 	}
-	path, err := exec.LookPath(command)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "superclaude: cannot start %s: %v\n", command, err)
-		return child.StartFailure(err).Code, true
-	}
-	footer := isBareHelp(args)
-	if inv.PrintsOnly && !footer {
-		err := syscall.Exec(path, append([]string{path}, args...), os.Environ())
-		fmt.Fprintf(os.Stderr, "superclaude: cannot start %s: %v\n", command, err)
-		return child.StartFailure(err).Code, true
-	}
-	code = runChild(path, args, !inv.PrintsOnly, o.grace)
-	if footer {
-		// claude's own help, then how to reach superclaude's.
-		fmt.Fprintln(os.Stdout, "\nsuperclaude: every argument above goes to claude unchanged; superclaude's own\n"+
-			"commands start with '+' (superclaude +session list, superclaude +status …).\n"+
-			"See: superclaude +help")
-	}
-	return code, true
+	plan.command = command
+	plan.path, plan.err = agentPath(command)
+	plan.footer = isBareHelp(args)
+	plan.handOver = inv.PrintsOnly && !plan.footer
+	plan.sweep = !inv.PrintsOnly
+	return plan, true
 }
 
 func isBareHelp(args []string) bool {

@@ -2,15 +2,18 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/superclaude/superclaude/internal/handover"
 	"github.com/superclaude/superclaude/internal/proc"
 	"github.com/superclaude/superclaude/internal/testutil/testbin"
 )
@@ -113,5 +116,189 @@ func TestOneShotEndsAsTheAgentDid(t *testing.T) {
 	}
 	if ws := ee.Sys().(syscall.WaitStatus); !ws.Signaled() || ws.Signal() != syscall.SIGTERM {
 		t.Fatalf("superclaude ended with %v, want killed by SIGTERM as the agent was", ws)
+	}
+}
+
+// TestHandoverAgreesWithMain: whatever internal/handover execs before the
+// program has initialised, main's own one-shot path would have exec'd too,
+// the same file with the same arguments. Where they differ, handover must
+// be the one that declines (main then decides and reports).
+func TestHandoverAgreesWithMain(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "bin")
+	if err := os.Mkdir(bin, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	claude := oneShotAgent(t, bin, "exit 0")
+	if err := os.Rename(claude, filepath.Join(bin, "claude")); err != nil {
+		t.Fatal(err)
+	}
+	claude = filepath.Join(bin, "claude")
+	// This test binary stands for superclaude: installed as claude in
+	// front of the real one, it is passed over by both.
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	front := filepath.Join(dir, "front")
+	if err := os.Mkdir(front, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(self, filepath.Join(front, "claude")); err != nil {
+		t.Fatal(err)
+	}
+	taken := 0
+	for i, tc := range []struct {
+		args []string
+		env  map[string]string
+	}{
+		{[]string{"--version"}, map[string]string{"PATH": bin}},
+		{[]string{"-v"}, map[string]string{"PATH": bin + ":/usr/bin"}},
+		{[]string{"--version"}, map[string]string{"PATH": "/usr/bin", envAgent: claude}},
+		{[]string{"--version"}, map[string]string{"PATH": "/usr/bin", envAgent: "true"}},
+		{[]string{"--version"}, map[string]string{"PATH": bin, envProfile: "claude"}},
+		{[]string{"--version"}, map[string]string{"PATH": bin, envProfile: "generic", envAgent: claude}},
+		{[]string{"--version"}, map[string]string{"PATH": front + ":" + bin}},
+		{[]string{"--version"}, map[string]string{"PATH": front}},
+		{[]string{"--version"}, map[string]string{"PATH": bin, envAgent: filepath.Join(front, "claude")}},
+		{[]string{"--version"}, map[string]string{"PATH": bin, envGrace: "soon"}},
+		{[]string{"--version"}, harmlessJunk(map[string]string{"PATH": bin})},
+		{[]string{"--version"}, map[string]string{"PATH": bin, envGrace: "5s"}},
+		{[]string{"--version"}, map[string]string{"PATH": "." + ":" + bin}},
+		{[]string{"--version"}, map[string]string{"PATH": "/nonexistent"}},
+		{[]string{"--version"}, map[string]string{"PATH": bin, envAgent: filepath.Join(dir, "missing")}},
+		{[]string{"--help"}, map[string]string{"PATH": bin}},
+		{[]string{"-p", "hi"}, map[string]string{"PATH": bin}},
+		{[]string{"mcp", "list"}, map[string]string{"PATH": bin}},
+		{[]string{}, map[string]string{"PATH": bin}},
+	} {
+		t.Run(fmt.Sprintf("%d_%s", i, strings.Join(tc.args, "_")), func(t *testing.T) {
+			for _, kv := range os.Environ() {
+				if k, _, _ := strings.Cut(kv, "="); strings.HasPrefix(k, "SUPERCLAUDE_") {
+					t.Setenv(k, "")
+				}
+			}
+			t.Setenv("SUPERCLAUDE_STATE_DIR", filepath.Join(dir, "state"))
+			for k, v := range tc.env {
+				t.Setenv(k, v)
+			}
+			command, ok := handover.Decide(tc.args, os.Environ())
+			var path string
+			if ok {
+				path, ok = handover.LookPath(command, os.Getenv("PATH"), self)
+			}
+			if !ok {
+				return // main decides alone
+			}
+			taken++
+			o, err := defaultOptions()
+			if err != nil {
+				t.Fatalf("handover execs %s where main fails first: %v", path, err)
+			}
+			plan, oneShot := planOneShot(o, tc.args)
+			if !oneShot || !plan.handOver || plan.err != nil || plan.path != path {
+				t.Fatalf("handover execs %s; main plans %+v (one-shot %v)", path, plan, oneShot)
+			}
+		})
+	}
+	if taken < 4 {
+		t.Errorf("handover took %d of the cases; the plain ones should be handed over", taken)
+	}
+}
+
+// harmlessJunk adds junk values of the variables internal/handover lets
+// pass to env.
+func harmlessJunk(env map[string]string) map[string]string {
+	for _, k := range handover.Harmless() {
+		if k != envAgent && k != envProfile {
+			env[k] = "junk\x01 -1s ../"
+		}
+	}
+	return env
+}
+
+// TestHandoverComesBeforeTheHeavyInitialisers: `superclaude --version` is
+// handed to the agent before cobra, the state store or net initialise. Go
+// orders initialisers by import path and dependencies; an import added to
+// internal/handover could move it after them and silently cost a third of
+// a millisecond a run (docs/benchmarks.md). GODEBUG=inittrace=1 prints a
+// line per package initialised, until the exec.
+func TestHandoverComesBeforeTheHeavyInitialisers(t *testing.T) {
+	dir := t.TempDir()
+	agent := oneShotAgent(t, dir, "exit 0")
+	heavy := []string{"github.com/spf13/cobra", "github.com/superclaude/superclaude/state", "net"}
+	inits := func(args ...string) string {
+		t.Helper()
+		cmd := oneShotCommand(t, dir, agent, args...)
+		cmd.Env = append(cmd.Env, "GODEBUG=inittrace=1")
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("superclaude %s: %v\n%s", args, err, stderr.String())
+		}
+		return stderr.String()
+	}
+	// The probe sees them when the run is not handed over early.
+	all := inits("-p", "hi")
+	for _, p := range heavy {
+		if !strings.Contains(all, "init "+p+" @") {
+			t.Fatalf("inittrace of a -p run has no line for %s:\n%s", p, all)
+		}
+	}
+	early := inits("--version")
+	if !strings.Contains(early, "init os @") {
+		t.Fatalf("inittrace of --version has no line for os:\n%s", early)
+	}
+	for _, p := range heavy {
+		if strings.Contains(early, "init "+p+" @") {
+			t.Errorf("%s initialised before --version was handed over:\n%s", p, early)
+		}
+	}
+	if pid, args := agentOut(t, dir); args != "--version" || pid <= 0 {
+		t.Errorf("the agent ran with %q", args)
+	}
+}
+
+// TestInstalledAsClaudeRunsTheRealOne: superclaude linked as `claude` in a
+// directory ahead of the real claude on PATH, and run by that name, runs
+// the real one: `claude --version` is handed over to it (it used to exec
+// itself for ever), and `claude -p` runs it as a child.
+func TestInstalledAsClaudeRunsTheRealOne(t *testing.T) {
+	dir := t.TempDir()
+	front, real := filepath.Join(dir, "front"), filepath.Join(dir, "real")
+	for _, d := range []string{front, real} {
+		if err := os.Mkdir(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(testbin.Superclaude(t), filepath.Join(front, "claude")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(oneShotAgent(t, dir, "exit 0"), filepath.Join(real, "claude")); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"--version"}, {"-p", "hi"}} {
+		cmd := oneShotCommand(t, dir, "", args...)
+		cmd.Path, cmd.Args[0] = filepath.Join(front, "claude"), "claude"
+		cmd.Env = append(slices.DeleteFunc(cmd.Env, func(kv string) bool { return strings.HasPrefix(kv, "PATH=") }),
+			"PATH="+front+":"+real+":/usr/bin:/bin")
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatalf("claude %s through superclaude: %v", args, err)
+			}
+		case <-time.After(20 * time.Second):
+			cmd.Process.Kill()
+			t.Fatalf("claude %s through superclaude never ended", args)
+		}
+		if _, got := agentOut(t, dir); got != strings.Join(args, " ") {
+			t.Errorf("the real claude ran with %q, want %q", got, args)
+		}
+		os.Remove(filepath.Join(dir, "agent.out"))
 	}
 }

@@ -19,6 +19,7 @@ var layer = map[string]int{
 	"internal/guard":    0,
 	"internal/tmux":     0,
 	"internal/termtext": 0,
+	"internal/handover": 0,
 
 	"internal/config":  1,
 	"internal/control": 1,

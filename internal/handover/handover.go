@@ -1,0 +1,187 @@
+// Package handover hands `superclaude --version` to the agent before the
+// rest of the program has initialised.
+//
+// A run that only prints has nothing to supervise, and superclaude hands
+// its process over to the agent (exec; cmd/superclaude/oneshot.go says
+// why). What is left of its cost is Go's: the runtime's start and an exec
+// from a threaded process, about 1.2 ms on the 2-core machine, and the
+// initialisers of every package linked in, which run before main whether
+// the run needs them or not: the dashboard's terminal parser, the TOML
+// decoder, cobra, net and the rest, about a third of a millisecond more
+// (docs/benchmarks.md, "One-shot runs").
+//
+// Go initialises packages in a fixed order (the spec, since Go 1.21:
+// sorted by import path, each as soon as everything it imports is
+// initialised). This package imports only os, path and syscall, so its init
+// runs right after os's and before any of those; it execs the agent from
+// there. TestHandoverComesBeforeTheHeavyInitialisers in cmd/superclaude
+// fails if a new import ever moves it later.
+//
+// It takes only the plainest case and otherwise does nothing, leaving main
+// to decide as it always has (and to print any error): `--version` or
+// `-v` alone, the claude profile, no option of superclaude's set in the
+// environment, the agent found on an absolute PATH entry (and not
+// superclaude itself, installed as claude). Whatever it
+// execs, the full path would have exec'd too (TestHandoverAgreesWithMain);
+// when its exec fails, main tries again and says why.
+package handover
+
+import (
+	"os"
+	"path"
+	"syscall"
+)
+
+func init() {
+	if len(os.Args) < 2 {
+		return
+	}
+	args := os.Args[1:]
+	command, ok := Decide(args, syscall.Environ())
+	if !ok {
+		return
+	}
+	self, _ := os.Executable()
+	file, ok := LookPath(command, os.Getenv("PATH"), self)
+	if !ok {
+		return
+	}
+	// On success this does not return; on failure main takes over.
+	syscall.Exec(file, append([]string{file}, args...), syscall.Environ())
+}
+
+// defaultCommand is the claude profile's command (supervise.Claude).
+const defaultCommand = "claude"
+
+// harmless are the SUPERCLAUDE_ variables a `--version` run may find set
+// without main deciding anything differently: the agent and profile (read
+// here), directories only a supervised run uses, and what a pane under
+// superclaude carries (a skill's Bash runs `superclaude --version` there).
+// Any other one — a duration main would parse and might reject, a
+// variable added later — leaves the decision to main. Listing what is
+// allowed rather than what is not keeps a new option safe by default.
+var harmless = map[string]bool{
+	"SUPERCLAUDE_AGENT":        true,
+	"SUPERCLAUDE_PROFILE":      true,
+	"SUPERCLAUDE_STATE_DIR":    true,
+	"SUPERCLAUDE_SESSIONS_DIR": true,
+	"SUPERCLAUDE_SUPERVISOR":   true,
+	"SUPERCLAUDE_SOCKET":       true,
+	"SUPERCLAUDE_PANE_ID":      true,
+	"SUPERCLAUDE_FLEET":        true,
+	"SUPERCLAUDE_TMUX_SOCKET":  true,
+}
+
+// Harmless lists the variables of [harmless], for the test that checks main
+// agrees.
+func Harmless() []string {
+	var out []string
+	for k := range harmless {
+		out = append(out, k)
+	}
+	return out
+}
+
+// Decide reports whether args, with the environment env (KEY=value
+// entries), are a run this package hands over, and the agent's command:
+// $SUPERCLAUDE_AGENT or claude.
+func Decide(args []string, env []string) (command string, ok bool) {
+	if len(args) != 1 || (args[0] != "--version" && args[0] != "-v") {
+		return "", false
+	}
+	var agent string
+	var agentSeen bool
+	for _, kv := range env {
+		const prefix = "SUPERCLAUDE_"
+		if len(kv) < len(prefix) || kv[:len(prefix)] != prefix {
+			continue
+		}
+		eq := len(prefix)
+		for eq < len(kv) && kv[eq] != '=' {
+			eq++
+		}
+		if eq == len(kv) {
+			continue // no value: not in the environment for os.Getenv
+		}
+		key, value := kv[:eq], kv[eq+1:]
+		switch {
+		case key == "SUPERCLAUDE_AGENT":
+			if !agentSeen { // the first one counts, as for os.Getenv
+				agent, agentSeen = value, true
+			}
+		case value == "":
+			// Unset for main too (os.Getenv of an empty value).
+		case !harmless[key]:
+			return "", false
+		case key == "SUPERCLAUDE_PROFILE" && value != defaultCommand:
+			return "", false
+		}
+	}
+	if agent == "" {
+		return defaultCommand, true
+	}
+	return agent, true
+}
+
+// LookPath finds command as os/exec's LookPath would, in the cases where
+// that is simple: a command with a slash is taken as it is; a bare name
+// is looked for in pathList's absolute entries. A relative or empty entry
+// ends the search (os/exec refuses what it finds there, ErrDot, and main
+// should say so), as does a command found nowhere. A file is taken when
+// it is not a directory and has an execute bit; when exec then refuses it
+// after all, main looks again and reports.
+//
+// The file self (this program's executable; "" for none) is passed over,
+// as main passes it over: superclaude installed as `claude` ahead of the
+// real one must not exec itself.
+func LookPath(command, pathList, self string) (string, bool) {
+	if command == "" {
+		return "", false
+	}
+	var selfStat *syscall.Stat_t
+	isSelf := func(st *syscall.Stat_t) bool {
+		if self == "" {
+			return false
+		}
+		if selfStat == nil {
+			selfStat = new(syscall.Stat_t)
+			if syscall.Stat(self, selfStat) != nil {
+				self = ""
+				return false
+			}
+		}
+		return st.Dev == selfStat.Dev && st.Ino == selfStat.Ino
+	}
+	for i := 0; i < len(command); i++ {
+		if command[i] == '/' {
+			st, ok := executable(command)
+			return command, ok && !isSelf(st)
+		}
+	}
+	for start := 0; start <= len(pathList); {
+		end := start
+		for end < len(pathList) && pathList[end] != ':' {
+			end++
+		}
+		dir := pathList[start:end]
+		start = end + 1
+		if dir == "" || dir[0] != '/' {
+			return "", false
+		}
+		file := path.Join(dir, command)
+		if st, ok := executable(file); ok && !isSelf(st) {
+			return file, true
+		}
+	}
+	return "", false
+}
+
+// executable stats path and reports whether it is a file (not a
+// directory) that has an execute bit, as os/exec checks.
+func executable(path string) (*syscall.Stat_t, bool) {
+	st := new(syscall.Stat_t)
+	if err := syscall.Stat(path, st); err != nil {
+		return nil, false
+	}
+	return st, st.Mode&syscall.S_IFMT != syscall.S_IFDIR && st.Mode&0o111 != 0
+}
