@@ -103,6 +103,15 @@ func (lt *logTail) decode() {
 	}
 }
 
+// maxEventLine and maxEventRead bound what a refresh reads, as
+// state.Store.Events bounds it: a line longer than maxEventLine is skipped
+// (no event is that long; a file written to fill memory may be), and of a
+// log that grew by more than maxEventRead only its last maxEventRead bytes
+// are read. maxEventRead is a variable for the test.
+const maxEventLine = 1 << 20
+
+var maxEventRead int64 = 64 << 20
+
 // read reads the complete lines of f between off and size and returns the
 // offset after the last one: a line still being written is read next
 // time. Lines that do not parse are skipped, as state.Store.Events does.
@@ -110,18 +119,37 @@ func (lt *logTail) read(f *os.File, off, size int64) int64 {
 	if size <= off {
 		return off
 	}
+	partial := false
+	if size-off > maxEventRead {
+		off, partial = size-maxEventRead, true // mid-line, most likely
+	}
 	r := bufio.NewReaderSize(io.NewSectionReader(f, off, size-off), 64<<10)
 	for {
 		line, err := r.ReadSlice('\n')
+		n := int64(len(line))
 		if errors.Is(err, bufio.ErrBufferFull) {
-			// A line longer than the buffer: read the rest of it whole.
-			rest, rerr := r.ReadBytes('\n')
-			line, err = append(append([]byte(nil), line...), rest...), rerr
+			// A line longer than the buffer: gather the rest of it, up
+			// to maxEventLine; a longer one is skipped.
+			long := append([]byte(nil), line...)
+			for errors.Is(err, bufio.ErrBufferFull) {
+				line, err = r.ReadSlice('\n')
+				n += int64(len(line))
+				if long != nil && len(long)+len(line) <= maxEventLine {
+					long = append(long, line...)
+				} else {
+					long = nil
+				}
+			}
+			line = long
 		}
 		if err != nil {
 			return off // an incomplete last line, or the end
 		}
-		off += int64(len(line))
+		off += n
+		if partial || line == nil {
+			partial = false
+			continue
+		}
 		var head struct {
 			Time    time.Time `json:"time"`
 			Session string    `json:"session"`
