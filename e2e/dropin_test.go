@@ -3,9 +3,7 @@ package e2e
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -33,19 +31,11 @@ func TestInstalledAsClaudeSupervisesTheRealOne(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.setEnv("PATH=" + front + ":" + filepath.Join(w.tmp, "bin") + ":" + os.Getenv("PATH"))
-	version := exec.Command(w.claudeAt, "--version")
-	version.Env = w.env
-	want, err := version.Output()
-	if err != nil {
-		t.Fatalf("claude --version: %v", err)
-	}
+	want := w.claudeVersion()
 	tm := w.tmux()
 	pane := tm.pane("dropin", "main", "")
-
-	tm.send(pane, "echo BEGIN; claude --version; echo END=$?")
-	m := regexp.MustCompile(`(?ms)^BEGIN\n(.*?)^END=(\d+)`).FindStringSubmatch(tm.waitMatch(pane, regexp.MustCompile(`(?ms)^BEGIN\n.*?^END=\d+`)))
-	if strings.TrimSpace(m[1]) != strings.TrimSpace(string(want)) || m[2] != "0" {
-		t.Fatalf("claude --version through superclaude printed %q and exited %s; want %q and 0", m[1], m[2], want)
+	if out, code := tm.runShell(pane, "claude --version"); strings.TrimSpace(out) != want || code != 0 {
+		t.Fatalf("claude --version through superclaude printed %q and exited %d; want %q and 0", out, code, want)
 	}
 
 	tm.send(pane, "claude")

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,6 +19,8 @@ import (
 type tmuxServer struct {
 	w    *world
 	sock string
+	// marks numbers runShell's markers.
+	marks int
 }
 
 func (w *world) tmux() *tmuxServer {
@@ -75,6 +78,19 @@ func (s *tmuxServer) send(pane, line string) {
 	s.w.t.Helper()
 	s.must("send-keys", "-t", pane, "-l", line)
 	s.must("send-keys", "-t", pane, "Enter")
+}
+
+// runShell runs a command line in a pane's shell and returns what it
+// printed and its exit code, read off the screen between two markers.
+func (s *tmuxServer) runShell(pane, line string) (out string, code int) {
+	s.w.t.Helper()
+	s.marks++
+	begin, end := fmt.Sprintf("BEGIN%d", s.marks), fmt.Sprintf("END%d", s.marks)
+	s.send(pane, "echo "+begin+"; "+line+"; echo "+end+"=$?")
+	re := regexp.MustCompile(`(?ms)^` + begin + `\n(.*?)^` + end + `=(\d+)`)
+	m := re.FindStringSubmatch(s.waitMatch(pane, re))
+	code, _ = strconv.Atoi(m[2])
+	return m[1], code
 }
 
 // typeLine types a prompt into claude in a pane as a person does: once

@@ -119,6 +119,18 @@ func newWorld(t *testing.T) *world {
 	return w
 }
 
+// claudeVersion is what `claude --version` prints in the world.
+func (w *world) claudeVersion() string {
+	w.t.Helper()
+	cmd := exec.Command(w.claudeAt, "--version")
+	cmd.Env = w.env
+	out, err := cmd.Output()
+	if err != nil || strings.TrimSpace(string(out)) == "" {
+		w.t.Fatalf("claude --version: %v %q", err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
 // trust writes claude's global config so that dir is a trusted project
 // and no first-run dialog shows. Claude rewrites .claude.json while it
 // runs: write it before.
