@@ -234,9 +234,6 @@ func supervised(o runOptions, args []string) (code int) {
 			code = 2
 		}
 	}()
-	log, closeLog := openLog()
-	defer closeLog()
-
 	profile, ok := supervise.Profiles[o.profile]
 	if !ok {
 		fmt.Fprintf(os.Stderr, "superclaude: unknown profile %q (have %s)\n", o.profile, supervise.ProfileNames())
@@ -249,16 +246,16 @@ func supervised(o runOptions, args []string) (code int) {
 	if profile.Name == supervise.Claude.Name {
 		profile.Scan = scanInstalledClaude(firstNonEmpty(o.agent, profile.Command))
 	}
-	// Started by its path, found once: the lookup passes over superclaude
-	// installed as the agent (agentPath). A command not found at all is
-	// reported where it always was, by the agent's start.
+	// Started by its path, found once, before anything else starts: the
+	// lookup passes over superclaude installed as the agent (agentPath).
 	command := firstNonEmpty(o.agent, profile.Command)
-	if path, err := agentPath(command); err == nil {
-		o.agent = path
-	} else if errors.Is(err, errAgentIsSelf) {
-		fmt.Fprintf(os.Stderr, "superclaude: cannot start %s: %v\n", command, err)
-		return child.StartFailure(err).Code
+	path, err := agentPath(command)
+	if err != nil {
+		return cannotStart(command, err)
 	}
+	o.agent = path
+	log, closeLog := openLog()
+	defer closeLog()
 	policy := o.resumePolicy
 	if policy == "" {
 		// A fleet's panes resume without asking (S3).

@@ -7,6 +7,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/superclaude/superclaude/child"
 )
 
 // errAgentIsSelf is agentPath's answer when the only agent it can find is
@@ -67,4 +69,15 @@ func isSelf(path string) bool {
 func executable(file string) bool {
 	st, err := os.Stat(file)
 	return err == nil && !st.IsDir() && st.Mode()&0o111 != 0
+}
+
+// cannotStart says on stderr that the agent's command cannot be started,
+// with what to do about a command not found, and returns the exit code a
+// shell gives a command it cannot run.
+func cannotStart(command string, err error) int {
+	fmt.Fprintf(os.Stderr, "superclaude: cannot start %s: %v\n", command, err)
+	if errors.Is(err, exec.ErrNotFound) {
+		fmt.Fprintf(os.Stderr, "superclaude: install it, or set %s to its path (a shell alias or function is not seen by programs)\n", envAgent)
+	}
+	return child.StartFailure(err).Code
 }

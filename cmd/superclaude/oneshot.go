@@ -47,13 +47,11 @@ func oneShot(o runOptions, args []string) (code int, done bool) {
 		return 0, false
 	}
 	if plan.err != nil {
-		fmt.Fprintf(os.Stderr, "superclaude: cannot start %s: %v\n", plan.command, plan.err)
-		return child.StartFailure(plan.err).Code, true
+		return cannotStart(plan.command, plan.err), true
 	}
 	if plan.handOver {
 		err := syscall.Exec(plan.path, append([]string{plan.path}, args...), os.Environ())
-		fmt.Fprintf(os.Stderr, "superclaude: cannot start %s: %v\n", plan.command, err)
-		return child.StartFailure(err).Code, true
+		return cannotStart(plan.command, err), true
 	}
 	code = runChild(plan.path, args, plan.sweep, o.grace)
 	if plan.footer {
