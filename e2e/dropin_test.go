@@ -30,7 +30,20 @@ func TestInstalledAsClaudeSupervisesTheRealOne(t *testing.T) {
 	if err := os.Symlink(w.superclaude, filepath.Join(front, "claude")); err != nil {
 		t.Fatal(err)
 	}
-	w.setEnv("PATH=" + front + ":" + filepath.Join(w.tmp, "bin") + ":" + os.Getenv("PATH"))
+	// And an older install, a copy, between it and the real claude: a
+	// different file, which steps aside when started as the agent.
+	old := filepath.Join(w.tmp, "old")
+	data, err := os.ReadFile(w.superclaude)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(old, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(old, "claude"), data, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	w.setEnv("PATH=" + front + ":" + old + ":" + filepath.Join(w.tmp, "bin") + ":" + os.Getenv("PATH"))
 	want := w.claudeVersion()
 	tm := w.tmux()
 	pane := tm.pane("dropin", "main", "")

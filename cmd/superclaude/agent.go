@@ -21,6 +21,7 @@ import (
 	"github.com/superclaude/superclaude/internal/control"
 	"github.com/superclaude/superclaude/internal/fleet"
 	"github.com/superclaude/superclaude/internal/guard"
+	"github.com/superclaude/superclaude/internal/handover"
 	"github.com/superclaude/superclaude/internal/tmux"
 	"github.com/superclaude/superclaude/supervise"
 )
@@ -254,6 +255,9 @@ func supervised(o runOptions, args []string) (code int) {
 		return cannotStart(command, err)
 	}
 	o.agent = path
+	// Before the environment is copied for the agent (injectClaude,
+	// supervise.Run): a copy of superclaude found as the agent steps aside.
+	os.Setenv(handover.EnvAgentFile, path)
 	log, closeLog := openLog()
 	defer closeLog()
 	policy := o.resumePolicy

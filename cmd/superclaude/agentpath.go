@@ -28,8 +28,8 @@ var errAgentIsSelf = errors.New("that is superclaude itself, not the agent")
 // superclaude is refused with errAgentIsSelf.
 func agentPath(command string) (string, error) {
 	path, err := exec.LookPath(command)
-	if err != nil || !isSelf(path) {
-		return path, err
+	if (err != nil && !errors.Is(err, exec.ErrDot)) || path == "" || !isSelf(path) {
+		return path, err // found, or not at all; or found relative, and not us
 	}
 	if strings.Contains(command, "/") {
 		return "", &exec.Error{Name: command, Err: errAgentIsSelf}

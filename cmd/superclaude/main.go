@@ -6,11 +6,6 @@
 package main
 
 import (
-	// Hands `superclaude --version` to the agent before the other
-	// packages initialise: Go's init order does it, not this position
-	// (see the package's doc).
-	_ "github.com/superclaude/superclaude/internal/handover"
-
 	"errors"
 	"fmt"
 	"os"
@@ -20,6 +15,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/superclaude/superclaude/internal/cli"
+	// Hands `superclaude --version` to the agent, and a copy of
+	// superclaude started as the agent to the real one, before the other
+	// packages initialise: Go's init order does it (see its doc).
+	"github.com/superclaude/superclaude/internal/handover"
 	"github.com/superclaude/superclaude/internal/termtext"
 )
 
@@ -31,6 +30,12 @@ func main() {
 }
 
 func run(args []string) int {
+	if err := handover.PassThroughFailed(); err != nil {
+		// A copy of superclaude started as another's agent, with no
+		// agent to hand over to: never supervise (internal/handover).
+		fmt.Fprintln(os.Stderr, "superclaude: cannot start the agent:", termtext.Clean(err.Error()))
+		return 127
+	}
 	if len(args) == 0 || !strings.HasPrefix(args[0], cli.Prefix) &&
 		args[0] != cobra.ShellCompRequestCmd && args[0] != cobra.ShellCompNoDescRequestCmd {
 		// The agent's command line: no need to build superclaude's

@@ -13,6 +13,7 @@ import (
 
 	"github.com/superclaude/superclaude/child"
 	"github.com/superclaude/superclaude/internal/config"
+	"github.com/superclaude/superclaude/internal/handover"
 	"github.com/superclaude/superclaude/internal/proc"
 	"github.com/superclaude/superclaude/supervise"
 	"github.com/superclaude/superclaude/watchdog"
@@ -49,9 +50,10 @@ func oneShot(o runOptions, args []string) (code int, done bool) {
 	if plan.err != nil {
 		return cannotStart(plan.command, plan.err), true
 	}
+	os.Setenv(handover.EnvAgentFile, plan.path)
 	if plan.handOver {
 		err := syscall.Exec(plan.path, append([]string{plan.path}, args...), os.Environ())
-		return cannotStart(plan.command, err), true
+		return cannotStart(plan.command, &os.PathError{Op: "exec", Path: plan.path, Err: err}), true
 	}
 	code = runChild(plan.path, args, plan.sweep, o.grace)
 	if plan.footer {

@@ -302,3 +302,75 @@ func TestInstalledAsClaudeRunsTheRealOne(t *testing.T) {
 		os.Remove(filepath.Join(dir, "agent.out"))
 	}
 }
+
+// Regression: two copies of superclaude on PATH as claude (an old install
+// beside a new one: different files, so agentPath's passing over itself
+// does not see them) exec'd each other for ever on --version, and built an
+// ever longer chain of supervisors, each with its own pty and session, on
+// -p and interactive starts. A copy started as the agent steps aside to
+// the next claude on PATH (internal/handover: SUPERCLAUDE_AGENT_FILE); with
+// none after it, the run ends at once with 127 and is not restarted.
+func TestCopiesOfSuperclaudeOnPathStepAside(t *testing.T) {
+	dir := t.TempDir()
+	bin := testbin.Superclaude(t)
+	data, err := os.ReadFile(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, e, real := filepath.Join(dir, "d"), filepath.Join(dir, "e"), filepath.Join(dir, "real")
+	for _, sub := range []string{d, e, real} {
+		if err := os.Mkdir(sub, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, sub := range []string{d, e} {
+		if err := os.WriteFile(filepath.Join(sub, "claude"), data, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Rename(oneShotAgent(t, dir, "exit 0"), filepath.Join(real, "claude")); err != nil {
+		t.Fatal(err)
+	}
+	run := func(path string, args ...string) (code int, stderr string) {
+		t.Helper()
+		cmd := oneShotCommand(t, dir, "", args...)
+		cmd.Env = append(slices.DeleteFunc(cmd.Env, func(kv string) bool { return strings.HasPrefix(kv, "PATH=") }),
+			"PATH="+path+":/usr/bin:/bin")
+		var out strings.Builder
+		cmd.Stderr = &out
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case err := <-done:
+			var ee *exec.ExitError
+			if errors.As(err, &ee) {
+				return ee.ExitCode(), out.String()
+			}
+			return 0, out.String()
+		case <-time.After(20 * time.Second):
+			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			cmd.Process.Kill()
+			t.Fatalf("superclaude %q with copies of itself on PATH never ended", args)
+			return 0, ""
+		}
+	}
+	for _, args := range [][]string{{"--version"}, {"-p", "hi"}, {}} {
+		os.Remove(filepath.Join(dir, "agent.out"))
+		if code, stderr := run(d+":"+e+":"+real, args...); code != 0 {
+			t.Fatalf("superclaude %q: exit %d, %s", args, code, stderr)
+		}
+		_, got := agentOut(t, dir)
+		if want := strings.Join(args, " "); len(args) > 0 && got != want {
+			t.Errorf("the real claude ran with %q, want %q", got, want)
+		}
+		if len(args) == 0 && strings.Count(got, "--settings") != 1 {
+			t.Errorf("an interactive start gave the real claude %q: want one supervisor's --settings, not one per copy", got)
+		}
+	}
+	if code, stderr := run(d+":"+e, "--version"); code != 127 || !strings.Contains(stderr, "copy of superclaude") {
+		t.Errorf("with only copies on PATH: exit %d, %q; want 127 and why", code, stderr)
+	}
+}

@@ -18,12 +18,15 @@
 // fails if a new import ever moves it later.
 //
 // It takes only the plainest case and otherwise does nothing, leaving main
-// to decide as it always has (and to print any error): `--version` or
-// `-v` alone, the claude profile, no option of superclaude's set in the
+// to decide as it always has (and to print any error): `--version`, `-v`
+// or `-V` alone, the claude profile, no option of superclaude's set in the
 // environment, the agent found on an absolute PATH entry (and not
-// superclaude itself, installed as claude). Whatever it
-// execs, the full path would have exec'd too (TestHandoverAgreesWithMain);
-// when its exec fails, main tries again and says why.
+// superclaude itself, installed as claude). Whatever it execs, the full
+// path would have exec'd too (TestHandoverAgreesWithMain); when its exec
+// fails, main tries again and says why.
+//
+// Its other job is the pass-through of a copy of superclaude started as
+// the agent (passthrough.go), which must come before anything else too.
 package handover
 
 import (
@@ -33,21 +36,21 @@ import (
 )
 
 func init() {
-	if len(os.Args) < 2 {
-		return
-	}
+	self, _ := os.Executable()
 	args := os.Args[1:]
+	if passThrough(args, self) {
+		return // failed: main reports it
+	}
 	command, ok := Decide(args, syscall.Environ())
 	if !ok {
 		return
 	}
-	self, _ := os.Executable()
 	file, ok := LookPath(command, os.Getenv("PATH"), self)
 	if !ok {
 		return
 	}
 	// On success this does not return; on failure main takes over.
-	syscall.Exec(file, append([]string{file}, args...), syscall.Environ())
+	syscall.Exec(file, append([]string{file}, args...), setEnv(syscall.Environ(), EnvAgentFile, file))
 }
 
 // defaultCommand is the claude profile's command (supervise.Claude).
@@ -70,6 +73,7 @@ var harmless = map[string]bool{
 	"SUPERCLAUDE_PANE_ID":      true,
 	"SUPERCLAUDE_FLEET":        true,
 	"SUPERCLAUDE_TMUX_SOCKET":  true,
+	EnvAgentFile:               true,
 }
 
 // Harmless lists the variables of [harmless], for the test that checks main
@@ -86,7 +90,7 @@ func Harmless() []string {
 // entries), are a run this package hands over, and the agent's command:
 // $SUPERCLAUDE_AGENT or claude.
 func Decide(args []string, env []string) (command string, ok bool) {
-	if len(args) != 1 || (args[0] != "--version" && args[0] != "-v") {
+	if len(args) != 1 || (args[0] != "--version" && args[0] != "-v" && args[0] != "-V") {
 		return "", false
 	}
 	var agent string
@@ -109,11 +113,11 @@ func Decide(args []string, env []string) (command string, ok bool) {
 			if !agentSeen { // the first one counts, as for os.Getenv
 				agent, agentSeen = value, true
 			}
-		case value == "":
-			// Unset for main too (os.Getenv of an empty value).
 		case !harmless[key]:
+			// Even empty: main reads some with os.LookupEnv
+			// (SUPERCLAUDE_PTY_LEADER), where empty is not unset.
 			return "", false
-		case key == "SUPERCLAUDE_PROFILE" && value != defaultCommand:
+		case key == "SUPERCLAUDE_PROFILE" && value != "" && value != defaultCommand:
 			return "", false
 		}
 	}
@@ -131,31 +135,36 @@ func Decide(args []string, env []string) (command string, ok bool) {
 // it is not a directory and has an execute bit; when exec then refuses it
 // after all, main looks again and reports.
 //
-// The file self (this program's executable; "" for none) is passed over,
-// as main passes it over: superclaude installed as `claude` ahead of the
-// real one must not exec itself.
-func LookPath(command, pathList, self string) (string, bool) {
+// The files in skip (this program's executable, files already started as
+// the agent; "" for none) are passed over, as main passes over its own:
+// superclaude installed as `claude` ahead of the real one must not exec
+// itself.
+func LookPath(command, pathList string, skip ...string) (string, bool) {
 	if command == "" {
 		return "", false
 	}
-	var selfStat *syscall.Stat_t
-	isSelf := func(st *syscall.Stat_t) bool {
-		if self == "" {
-			return false
-		}
-		if selfStat == nil {
-			selfStat = new(syscall.Stat_t)
-			if syscall.Stat(self, selfStat) != nil {
-				self = ""
-				return false
+	var skipStat []*syscall.Stat_t
+	skipped := func(st *syscall.Stat_t) bool {
+		if skipStat == nil {
+			skipStat = []*syscall.Stat_t{}
+			for _, f := range skip {
+				s := new(syscall.Stat_t)
+				if f != "" && syscall.Stat(f, s) == nil {
+					skipStat = append(skipStat, s)
+				}
 			}
 		}
-		return st.Dev == selfStat.Dev && st.Ino == selfStat.Ino
+		for _, s := range skipStat {
+			if st.Dev == s.Dev && st.Ino == s.Ino {
+				return true
+			}
+		}
+		return false
 	}
 	for i := 0; i < len(command); i++ {
 		if command[i] == '/' {
 			st, ok := executable(command)
-			return command, ok && !isSelf(st)
+			return command, ok && !skipped(st)
 		}
 	}
 	for start := 0; start <= len(pathList); {
@@ -169,7 +178,7 @@ func LookPath(command, pathList, self string) (string, bool) {
 			return "", false
 		}
 		file := path.Join(dir, command)
-		if st, ok := executable(file); ok && !isSelf(st) {
+		if st, ok := executable(file); ok && !skipped(st) {
 			return file, true
 		}
 	}

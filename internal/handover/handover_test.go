@@ -3,6 +3,7 @@ package handover
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -23,7 +24,10 @@ func TestDecide(t *testing.T) {
 		{"the claude profile named", []string{"--version"}, []string{"SUPERCLAUDE_PROFILE=claude"}, "claude"},
 		{"directories only a supervised run uses", []string{"--version"},
 			[]string{"SUPERCLAUDE_STATE_DIR=/s", "SUPERCLAUDE_SESSIONS_DIR=/t"}, "claude"},
-		{"an empty option is unset", []string{"--version"}, []string{"SUPERCLAUDE_GRACE="}, "claude"},
+		{"-V", []string{"-V"}, nil, "claude"},
+		{"an empty profile is the default", []string{"--version"}, []string{"SUPERCLAUDE_PROFILE="}, "claude"},
+		{"an empty option is still there for main", []string{"--version"}, []string{"SUPERCLAUDE_GRACE="}, ""},
+		{"an empty internal variable main looks up", []string{"--version"}, []string{"SUPERCLAUDE_PTY_LEADER="}, ""},
 
 		{"no arguments", nil, nil, ""},
 		{"bare help gets superclaude's footer", []string{"--help"}, nil, ""},
@@ -100,5 +104,72 @@ func TestLookPath(t *testing.T) {
 				t.Errorf("LookPath(%q, %q) = %q, %v; want %q", tc.command, tc.pathList, got, ok, tc.want)
 			}
 		})
+	}
+}
+
+// NextAgent: a copy of superclaude started as the agent hands over to the
+// next claude on PATH that is neither itself nor a file already started,
+// so that a chain of copies moves on and ends.
+func TestNextAgent(t *testing.T) {
+	dir := t.TempDir()
+	file := func(sub, content string) string {
+		d := filepath.Join(dir, sub)
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(d, "claude")
+		if err := os.WriteFile(p, []byte(content), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	d, e, real := file("d", "copy d"), file("e", "copy e"), file("real", "real")
+	d2 := filepath.Join(dir, "d2")
+	if err := os.Symlink(filepath.Join(dir, "d"), d2); err != nil {
+		t.Fatal(err)
+	}
+	path := func(subs ...string) string {
+		var out []string
+		for _, s := range subs {
+			out = append(out, filepath.Join(dir, s))
+		}
+		return strings.Join(out, ":")
+	}
+	for _, tc := range []struct {
+		name     string
+		started  []string
+		self     string
+		pathList string
+		want     string // "" means an error
+	}{
+		{"the copy d passes over itself", []string{d}, d, path("d", "real"), real},
+		{"and over another copy's file once started", []string{d, e}, e, path("d", "e", "real"), real},
+		{"a copy not yet started is the next hop", []string{d}, d, path("d", "e", "real"), e},
+		{"the order of PATH cannot bring a started file back", []string{e, d}, d, path("e", "d", "e", "real"), real},
+		{"the same file by another directory is passed over", []string{d}, d, path("d2", "real"), real},
+		{"only copies", []string{d, e}, e, path("d", "e"), ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := NextAgent(tc.started, tc.pathList, tc.self)
+			if tc.want == "" {
+				if err == nil {
+					t.Errorf("NextAgent = %q, want an error", got)
+				}
+				return
+			}
+			if err != nil || got != tc.want {
+				t.Errorf("NextAgent = %q, %v; want %q", got, err, tc.want)
+			}
+		})
+	}
+}
+
+func TestSplitListAndSetEnv(t *testing.T) {
+	if got := splitList("a::b:"); len(got) != 2 || got[0] != "a" || got[1] != "b" {
+		t.Errorf("splitList = %q", got)
+	}
+	env := setEnv([]string{"A=1", "SUPERCLAUDE_AGENT_FILE=x", "SUPERCLAUDE_AGENT_FILES=y"}, EnvAgentFile, "z")
+	if strings.Join(env, " ") != "A=1 SUPERCLAUDE_AGENT_FILES=y SUPERCLAUDE_AGENT_FILE=z" {
+		t.Errorf("setEnv = %q", env)
 	}
 }

@@ -1,0 +1,103 @@
+package handover
+
+import (
+	"errors"
+	"os"
+	"path"
+	"syscall"
+)
+
+// EnvAgentFile lists, separated by colons, the files started as the agent
+// since a superclaude last supervised: every start of the agent sets it to
+// that one file (this package's hand-over, the one-shot paths, the
+// supervisor), and each copy of superclaude passed through (below) adds
+// the file it hands over to.
+//
+// It is how a copy of superclaude found as the agent steps aside. agentPath
+// (cmd/superclaude) passes over superclaude's own file when it looks up
+// claude on PATH, but a copy, or an older install beside a newer one, is a
+// different file: found as claude, it used to look up claude again, find
+// the first copy, and so on. `--version` exec'd back and forth for ever at
+// full CPU; a supervised start stacked supervisors, hundreds a second, each
+// with a pty and a session, until memory ran out. A superclaude that is
+// the last file named here is such a copy: it does nothing of its own and
+// execs the agent's command found again on PATH, passing over every file
+// already named and itself, arguments unchanged. Each hop names one more
+// file, so the chain ends.
+const EnvAgentFile = "SUPERCLAUDE_AGENT_FILE"
+
+// passThroughErr is why a copy of superclaude started as the agent could
+// not hand over; see PassThroughFailed.
+var passThroughErr error
+
+// PassThroughFailed returns why this process, a copy of superclaude that a
+// superclaude started as its agent, could not hand over to the real agent,
+// or nil when it is not such a process. Main must then report it and exit
+// 127, never supervise: that would stack supervisors.
+func PassThroughFailed() error { return passThroughErr }
+
+// passThrough hands over to the real agent when this program is the file a
+// superclaude started as its agent. It returns false when that is not so;
+// true when it is and the hand-over failed (passThroughErr says why).
+func passThrough(args []string, self string) bool {
+	started := splitList(os.Getenv(EnvAgentFile))
+	if len(started) == 0 || self == "" || !sameFile(self, started[len(started)-1]) {
+		return false
+	}
+	next, err := NextAgent(started, os.Getenv("PATH"), self)
+	if err == nil {
+		list := os.Getenv(EnvAgentFile) + ":" + next
+		err = syscall.Exec(next, append([]string{next}, args...), setEnv(syscall.Environ(), EnvAgentFile, list))
+		err = &os.PathError{Op: "exec", Path: next, Err: err}
+	}
+	passThroughErr = err
+	return true
+}
+
+// NextAgent finds the agent a copy of superclaude, the last of started,
+// hands over to: the same name (claude) looked up on pathList with
+// LookPath's rules, passing over every file already started and self. An
+// error says why there is none.
+func NextAgent(started []string, pathList, self string) (string, error) {
+	last := started[len(started)-1]
+	base := path.Base(last)
+	if next, ok := LookPath(base, pathList, append(started, self)...); ok {
+		return next, nil
+	}
+	return "", errors.New(last + " is a copy of superclaude, not the agent, and no other " + base +
+		" is on an absolute PATH entry")
+}
+
+// splitList splits a colon-separated list, dropping empty elements.
+func splitList(list string) []string {
+	var out []string
+	for start := 0; start < len(list); {
+		end := start
+		for end < len(list) && list[end] != ':' {
+			end++
+		}
+		if end > start {
+			out = append(out, list[start:end])
+		}
+		start = end + 1
+	}
+	return out
+}
+
+// setEnv returns env with key set to value, replacing any value it had.
+func setEnv(env []string, key, value string) []string {
+	out := make([]string, 0, len(env)+1)
+	for _, kv := range env {
+		if len(kv) > len(key) && kv[len(key)] == '=' && kv[:len(key)] == key {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return append(out, key+"="+value)
+}
+
+// sameFile reports whether paths a and b are one file.
+func sameFile(a, b string) bool {
+	var sa, sb syscall.Stat_t
+	return syscall.Stat(a, &sa) == nil && syscall.Stat(b, &sb) == nil && sa.Dev == sb.Dev && sa.Ino == sb.Ino
+}
