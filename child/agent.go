@@ -338,7 +338,9 @@ func ptyUnread(f *os.File) int {
 	return n
 }
 
-// StartFailure is the Exit of a process that could not be started.
+// StartFailure is the Exit of a process that could not be started, with a
+// shell's code: 126 for a file found but not executable (no permission, no
+// format the system can run), 127 for one not found.
 func StartFailure(err error) Exit {
 	now := time.Now()
 	code := 1
@@ -347,7 +349,9 @@ func StartFailure(err error) Exit {
 	switch {
 	case errors.As(err, &se):
 		code = se.code
-	case errors.As(err, &ee) || errors.Is(err, os.ErrNotExist) || errors.Is(err, os.ErrPermission):
+	case errors.Is(err, os.ErrPermission) || errors.Is(err, syscall.ENOEXEC):
+		code = 126
+	case errors.As(err, &ee) || errors.Is(err, os.ErrNotExist):
 		code = 127
 	}
 	return Exit{Code: code, Err: err, Started: now, Ended: now}

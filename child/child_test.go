@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -453,5 +454,31 @@ func TestRewriteSeesOutputAcrossReads(t *testing.T) {
 	}
 	if !strings.Contains(string(rest), "LATER") || !strings.HasSuffix(string(rest), "g<h") {
 		t.Fatalf("the output's end after Wait is %q, want LATER and g<h", rest)
+	}
+}
+
+// A file that is there but cannot be run exits 126, as in a shell; one
+// that is not there, 127.
+func TestStartFailureCodesAreAShells(t *testing.T) {
+	dir := t.TempDir()
+	plain := filepath.Join(dir, "plain")
+	if err := os.WriteFile(plain, []byte("#!/bin/sh\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	garbage := filepath.Join(dir, "garbage")
+	if err := os.WriteFile(garbage, []byte("\x00\x01\x02 not a program"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		path string
+		code int
+	}{{plain, 126}, {garbage, 126}, {filepath.Join(dir, "missing"), 127}} {
+		_, err := Start(Spec{Path: tc.path}, nil)
+		if err == nil {
+			t.Fatalf("started %s", tc.path)
+		}
+		if e := StartFailure(err); e.Code != tc.code {
+			t.Errorf("StartFailure(%v).Code = %d, want %d", err, e.Code, tc.code)
+		}
 	}
 }

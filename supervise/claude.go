@@ -48,11 +48,11 @@ var (
 	claudeConversation = set("-r", "--resume", "-c", "--continue", "--session-id", "--from-pr",
 		"--teleport", "--fork-session")
 	// Options after which claude answers once and exits.
-	claudeOneShot = set("-p", "--print", "-h", "--help", "-v", "--version", "--bg", "--background",
+	claudeOneShot = set("-p", "--print", "-h", "--help", "-v", "-V", "--version", "--bg", "--background",
 		"--desktop", "--cloud")
 	// Options after which claude only prints (commander prints and exits
 	// before any action runs).
-	claudePrintsOnly  = set("-h", "--help", "-v", "--version")
+	claudePrintsOnly  = set("-h", "--help", "-v", "-V", "--version")
 	claudeSubcommands = set("agents", "attach", "auth", "auto-mode", "doctor", "gateway", "import",
 		"install", "logs", "mcp", "plugin", "plugins", "purge", "respawn", "rm", "setup-token",
 		"stop", "kill", "ultrareview", "update", "upgrade", "help", "config", "migrate-installer")

@@ -49,6 +49,7 @@ func TestScanClaudeArgsPrintsOnly(t *testing.T) {
 	}{
 		{[]string{"--version"}, true},
 		{[]string{"-v"}, true},
+		{[]string{"-V"}, true}, // claude's own, not in its --help: it prints its version
 		{[]string{"--help"}, true},
 		{[]string{"mcp", "--help"}, true},
 		{[]string{"-p", "hi", "--version"}, true},

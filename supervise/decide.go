@@ -142,6 +142,15 @@ const (
 	codeSIGHUP  = 128 + 1
 )
 
+// A shell's exit codes for a command found but not executable, and not
+// found; an agent that ends with one within cannotRunWindow of its start
+// is not started again.
+const (
+	codeCannotExecute = 126
+	codeNotFound      = 127
+	cannotRunWindow   = 5 * time.Second
+)
+
 // Decide is the restart decision of seed 000 §9, as a pure function of how
 // the agent ended (e), the session's state after it ended (st, nil when
 // the agent has no session) and the policy. The order of the checks is the
@@ -204,6 +213,13 @@ func decide(e Exit, st *state.State, pol Policy) Plan {
 	if e.Resumed && e.Code == 1 && e.Signal == 0 && e.Runtime() < pol.ResumeFailWindow {
 		return Plan{Action: Fresh, Cause: CauseCrash,
 			Reason: fmt.Sprintf("--resume failed (exit 1 after %s): starting fresh", e.Runtime().Round(time.Millisecond))}
+	}
+	if e.Signal == 0 && (e.Code == codeCannotExecute || e.Code == codeNotFound) && e.Runtime() < cannotRunWindow {
+		// A shell's code for a command it cannot run, at once: a start
+		// again fails again (a copy of superclaude found as the agent
+		// with no claude after it, a launcher whose interpreter is gone).
+		return Plan{Action: Stop, ExitCode: e.Code, Cause: CauseCrash,
+			Reason: fmt.Sprintf("the agent could not run (it %s after %s): not started again", e.Exit.String(), e.Runtime().Round(time.Millisecond))}
 	}
 	if e.Signal == 0 && (e.Code == 0 || e.Code == codeSIGTERM || e.Code == codeSIGHUP) {
 		return Plan{Action: Stop, ExitCode: e.Code, Cause: CauseUserExit, Reason: "the user's own exit: the agent " + e.Exit.String()}

@@ -67,6 +67,12 @@ func TestDecideCoversTheSeedScenarios(t *testing.T) {
 		{"restart requested, agent exited 0", exited(0, time.Hour), session(overflowRestart),
 			Fresh, 0, "/session continue --session S --skill implement --phase \"P\"", "", 0},
 
+		// An agent that cannot run (a shell's 126/127, at once) is not
+		// started again; after a long run the same code is a crash.
+		{"agent not found", exited(127, 30*time.Millisecond), session(nil), Stop, 127, "", "", 0},
+		{"agent not executable", exited(126, time.Second), session(nil), Stop, 126, "", "", 0},
+		{"127 after an hour is a crash", exited(127, time.Hour), session(nil), Backoff, 0, "", "conv-1", Resume},
+
 		// SIGUSR1 with no state written: restart, resume unless overflowed.
 		{"SIGUSR1 healthy", with(exited(143, time.Hour), func(e *Exit) { e.KilledByUs = true }), session(nil), Resume, 0, "", "conv-1", 0},
 		{"SIGUSR1 overflowed", with(exited(143, time.Hour), func(e *Exit) { e.KilledByUs = true }),
