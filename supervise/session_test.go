@@ -3,9 +3,11 @@ package supervise
 import (
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 	"time"
 
+	"github.com/superclaude/superclaude/child"
 	"github.com/superclaude/superclaude/state"
 )
 
@@ -74,5 +76,40 @@ func write(t *testing.T, path, data string) {
 	t.Helper()
 	if err := os.WriteFile(path, []byte(data), 0o600); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// Regression: the agent's status was written only when it changed from
+// the last status seen, not from the one stored, so a change seen while
+// the session could not be found (or before a skill activated it) was
+// never written while status-line ticks kept the heartbeat fresh: in a
+// loaded e2e run a busy claude never showed busy. Each poll now writes
+// what differs from the state.
+func TestAgentStatusMissedOnceIsWrittenAtTheNextPoll(t *testing.T) {
+	s, store := newBinderSupervisor(t)
+	agent, err := child.Start(child.Spec{Path: "sleep", Args: []string{"30"}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { syscall.Kill(agent.PID(), syscall.SIGKILL); agent.Wait() })
+	s.mu.Lock()
+	s.current = agent
+	s.mu.Unlock()
+
+	s.noteStatus("busy") // no session yet: nothing to write
+	if _, err := store.Activate("X", "implement", state.Caller{Owner: s.self, Pane: s.cfg.Pane}); err != nil {
+		t.Fatal(err)
+	}
+	// The status line's ticks keep the heartbeat fresh.
+	if _, err := store.Update("X", "test", func(st *state.State) error { st.LastHeartbeat = time.Now(); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	s.noteStatus("busy") // the same status, the session now there
+	st, err := store.Load("X")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.AgentStatus != "busy" {
+		t.Errorf("agentStatus = %q after two polls that saw busy, want busy", st.AgentStatus)
 	}
 }

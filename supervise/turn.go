@@ -70,8 +70,11 @@ func (s *Supervisor) noteStatus(status string) {
 	if s.currentAgent() == nil {
 		return
 	}
+	// Against the state as stored, not the last status seen: a change
+	// whose write was missed (no session found that second, a failed
+	// update) is written at the next poll instead of never.
 	sess := s.Mine()
-	if sess == nil || (!changed && time.Since(sess.State.LastHeartbeat) < HeartbeatEvery) {
+	if sess == nil || ((sess.State.AgentStatus == status || status == "") && time.Since(sess.State.LastHeartbeat) < HeartbeatEvery) {
 		return
 	}
 	_, err := sess.Store.Update(sess.Name, "agent status", func(st *state.State) error {
