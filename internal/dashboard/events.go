@@ -121,7 +121,11 @@ func (lt *logTail) read(f *os.File, off, size int64) int64 {
 	}
 	partial := false
 	if size-off > maxEventRead {
-		off, partial = size-maxEventRead, true // mid-line, most likely
+		off = size - maxEventRead
+		// Mid-line, unless the byte before is the end of one.
+		var before [1]byte
+		_, err := f.ReadAt(before[:], off-1)
+		partial = err != nil || before[0] != '\n'
 	}
 	r := bufio.NewReaderSize(io.NewSectionReader(f, off, size-off), 64<<10)
 	for {

@@ -84,6 +84,24 @@ func TestEventTailReadsOnlyTheEndOfAHugeLog(t *testing.T) {
 	}
 }
 
+// A window that starts exactly at a line's start keeps that line.
+func TestEventTailKeepsTheFirstLineOfAWindowThatStartsOnOne(t *testing.T) {
+	defer func(n int64) { maxEventRead = n }(maxEventRead)
+	root := t.TempDir()
+	first, last := eventLine("a", "transition", second(1)), eventLine("b", "transition", second(2))
+	maxEventRead = int64(len(last))
+	if err := os.WriteFile(filepath.Join(root, state.EventsFile), []byte(first+last), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got, err := newEventTail().last(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got["b"] == nil || got["a"] != nil {
+		t.Errorf("sessions read: %v; want b, the window's one whole line", keys(got))
+	}
+}
+
 func keys(m map[string]*state.Event) []string {
 	var out []string
 	for k := range m {
