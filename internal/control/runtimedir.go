@@ -17,8 +17,8 @@ import (
 //
 //  1. $XDG_RUNTIME_DIR/superclaude, when XDG_RUNTIME_DIR is set;
 //  2. $TMPDIR/superclaude-<uid> (/tmp when TMPDIR is unset);
-//  3. a fresh directory $TMPDIR/superclaude-<uid>-<random> (mkdtemp),
-//     made once per process.
+//  3. a directory $TMPDIR/superclaude-<uid>-<random>: the first private
+//     one an earlier process made, else a fresh one (mkdtemp).
 //
 // The third is for when the second is taken: anyone can create
 // /tmp/superclaude-<uid> for another uid, or put a link or a file there,
@@ -78,6 +78,16 @@ func runtimeDirUnder(base string, xdg bool) (string, error) {
 	if d, ok := fallbacks[base]; ok {
 		if _, err := checkPrivate(d); err == nil {
 			return d, nil
+		}
+	}
+	// A fallback an earlier process made is ours to reuse: a new one per
+	// run would leave one more empty directory behind each time.
+	if old, _ := filepath.Glob(filepath.Join(base, "superclaude-"+uidText()+"-*")); len(old) > 0 {
+		for _, d := range old { // sorted
+			if _, err := checkPrivate(d); err == nil {
+				fallbacks[base] = d
+				return d, nil
+			}
 		}
 	}
 	d, err := os.MkdirTemp(base, "superclaude-"+uidText()+"-")

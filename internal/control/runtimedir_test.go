@@ -106,3 +106,34 @@ func TestFindSocketIgnoresSocketsInOthersDirs(t *testing.T) {
 		t.Fatalf("FindSocket found %s in a directory open to everyone", p)
 	}
 }
+
+// Regression: each process that had to fall back made a fallback
+// directory of its own, so every run with /tmp/superclaude-<uid> squatted
+// left one more empty directory behind. A later process reuses a private
+// fallback of the user's; a loose look-alike is never reused.
+func TestAFallbackRuntimeDirIsReusedByTheNextProcess(t *testing.T) {
+	tmp, err := os.MkdirTemp("", "sc-rt-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(tmp) })
+	t.Setenv("XDG_RUNTIME_DIR", "")
+	t.Setenv("TMPDIR", tmp)
+	os.WriteFile(filepath.Join(tmp, "superclaude-"+strconv.Itoa(os.Getuid())), nil, 0o600) // squatted
+	loose := filepath.Join(tmp, "superclaude-"+strconv.Itoa(os.Getuid())+"-0")
+	os.Mkdir(loose, 0o700)
+	os.Chmod(loose, 0o777)
+
+	forgetFallbacks()
+	first, err := RuntimeDir()
+	if err != nil || first == loose {
+		t.Fatalf("RuntimeDir = %q, %v", first, err)
+	}
+	forgetFallbacks() // as the next process starts
+	if again, err := RuntimeDir(); err != nil || again != first {
+		t.Errorf("the next process chose %q (%v), want the fallback %q again", again, err, first)
+	}
+	if made, _ := filepath.Glob(filepath.Join(tmp, "superclaude-*-*")); len(made) != 2 {
+		t.Errorf("fallback directories: %v, want the loose one and one of ours", made)
+	}
+}
