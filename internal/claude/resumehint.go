@@ -82,8 +82,16 @@ func RewriteResumeHint(p []byte) (write []byte, keep int) {
 	return append(out, p[done:len(p)-keep]...), keep
 }
 
+// hintLeadIn is what Claude Code writes just before the anchor: the dim
+// attribute. A tail that is the lead-in and a shorter beginning of the
+// anchor than minHeldAnchor is held too: an attribute alone draws
+// nothing, so holding it delays nothing a person sees, and a read that
+// splits the anchor's first bytes off no longer lets the hint through.
+const hintLeadIn = "\x1b[2m"
+
 // heldAnchorPrefix is the length of p's longest tail that begins
-// resumeAnchor without completing it, when at least minHeldAnchor long.
+// resumeAnchor without completing it, when at least minHeldAnchor long,
+// or that is hintLeadIn and a shorter beginning of it.
 func heldAnchorPrefix(p []byte) int {
 	n := len(resumeAnchor) - 1
 	if n > len(p) {
@@ -94,5 +102,11 @@ func heldAnchorPrefix(p []byte) int {
 			return n
 		}
 	}
+	tail := p[max(0, len(p)-len(hintLeadIn)-(minHeldAnchor-1)):]
+	if i := bytes.LastIndex(tail, []byte(hintLeadIn)); i >= 0 && bytes.HasPrefix(anchorBytes, tail[i+len(hintLeadIn):]) {
+		return len(tail) - i
+	}
 	return 0
 }
+
+var anchorBytes = []byte(resumeAnchor)

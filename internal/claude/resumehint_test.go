@@ -27,6 +27,9 @@ func TestRewriteResumeHint(t *testing.T) {
 		{"ordinary output", "hello \x1b[1mworld\x1b[m\r\n", "hello \x1b[1mworld\x1b[m\r\n", 0},
 		{"ends in a short beginning of the anchor: not delayed", "… Resume", "… Resume", 0},
 		{"ends in a long beginning of the anchor: kept", "abc Resume this ses", "abc ", len("Resume this ses")},
+		{"ends in the hint's dim lead-in: kept", "abc\x1b[2m", "abc", len("\x1b[2m")},
+		{"ends in the lead-in and a short beginning: kept", "abc\x1b[2mRes", "abc", len("\x1b[2mRes")},
+		{"a short beginning after another attribute: not delayed", "abc\x1b[1mRes", "abc\x1b[1mRes", 0},
 		{"anchor, command not here yet: kept", "abc\x1b[2mResume this session with:\x1b[22m\r\n\x1b[2mclau",
 			"abc\x1b[2m", len("Resume this session with:\x1b[22m\r\n\x1b[2mclau")},
 		{"anchor in prose, next line is no command", "Resume this session with: a prompt\r\nthen more\r\nand more",
@@ -52,16 +55,16 @@ func TestRewriteResumeHint(t *testing.T) {
 // TestRewriteResumeHintAcrossChunks feeds the measured exit output split at
 // every byte, as a caller does (kept bytes go before the next chunk; at the
 // end, what is kept is written as it is), and finds the same result as in
-// one piece — except where a read splits the anchor's first few bytes off
-// (minHeldAnchor: holding those back would delay ordinary output), where
-// the output passes unchanged.
+// one piece. (Regression: a read that split off the anchor's first few
+// bytes let the hint through unchanged; the dim lead-in before them is now
+// held with them.)
 func TestRewriteResumeHintAcrossChunks(t *testing.T) {
 	whole, _ := RewriteResumeHint([]byte(measuredHint))
 	anchor := strings.Index(measuredHint, resumeAnchor)
 	for cut := 0; cut <= len(measuredHint); cut++ {
 		want := string(whole)
-		if cut > anchor && cut < anchor+minHeldAnchor {
-			want = measuredHint
+		if anchor < len(hintLeadIn) || measuredHint[anchor-len(hintLeadIn):anchor] != hintLeadIn {
+			t.Fatal("the measured hint has no lead-in: the cuts inside the anchor's first bytes would pass unchanged")
 		}
 		var got, pending []byte
 		for _, chunk := range []string{measuredHint[:cut], measuredHint[cut:]} {
