@@ -280,21 +280,8 @@ func TestInstalledAsClaudeRunsTheRealOne(t *testing.T) {
 	for _, args := range [][]string{{"--version"}, {"-p", "hi"}} {
 		cmd := oneShotCommand(t, dir, "", args...)
 		cmd.Path, cmd.Args[0] = filepath.Join(front, "claude"), "claude"
-		cmd.Env = append(slices.DeleteFunc(cmd.Env, func(kv string) bool { return strings.HasPrefix(kv, "PATH=") }),
-			"PATH="+front+":"+real+":/usr/bin:/bin")
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Fatalf("claude %s through superclaude: %v", args, err)
-			}
-		case <-time.After(20 * time.Second):
-			cmd.Process.Kill()
-			t.Fatalf("claude %s through superclaude never ended", args)
+		if code, stderr := runOnPath(t, cmd, front+":"+real); code != 0 {
+			t.Fatalf("claude %s through superclaude: exit %d, %s", args, code, stderr)
 		}
 		if _, got := agentOut(t, dir); got != strings.Join(args, " ") {
 			t.Errorf("the real claude ran with %q, want %q", got, args)
@@ -333,29 +320,7 @@ func TestCopiesOfSuperclaudeOnPathStepAside(t *testing.T) {
 	}
 	run := func(path string, args ...string) (code int, stderr string) {
 		t.Helper()
-		cmd := oneShotCommand(t, dir, "", args...)
-		cmd.Env = append(slices.DeleteFunc(cmd.Env, func(kv string) bool { return strings.HasPrefix(kv, "PATH=") }),
-			"PATH="+path+":/usr/bin:/bin")
-		var out strings.Builder
-		cmd.Stderr = &out
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		select {
-		case err := <-done:
-			var ee *exec.ExitError
-			if errors.As(err, &ee) {
-				return ee.ExitCode(), out.String()
-			}
-			return 0, out.String()
-		case <-time.After(20 * time.Second):
-			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-			cmd.Process.Kill()
-			t.Fatalf("superclaude %q with copies of itself on PATH never ended", args)
-			return 0, ""
-		}
+		return runOnPath(t, oneShotCommand(t, dir, "", args...), path)
 	}
 	for _, args := range [][]string{{"--version"}, {"-p", "hi"}, {}} {
 		os.Remove(filepath.Join(dir, "agent.out"))
@@ -372,5 +337,36 @@ func TestCopiesOfSuperclaudeOnPathStepAside(t *testing.T) {
 	}
 	if code, stderr := run(d+":"+e, "--version"); code != 127 || !strings.Contains(stderr, "copy of superclaude") {
 		t.Errorf("with only copies on PATH: exit %d, %q; want 127 and why", code, stderr)
+	}
+}
+
+// runOnPath runs cmd with PATH set to path and the system's directories,
+// and returns its exit code and stderr; a run that has not ended within
+// 20 s (a loop of execs) fails the test.
+func runOnPath(t *testing.T, cmd *exec.Cmd, path string) (code int, stderr string) {
+	t.Helper()
+	cmd.Env = append(slices.DeleteFunc(cmd.Env, func(kv string) bool { return strings.HasPrefix(kv, "PATH=") }),
+		"PATH="+path+":/usr/bin:/bin")
+	var out strings.Builder
+	cmd.Stderr = &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return ee.ExitCode(), out.String()
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return 0, out.String()
+	case <-time.After(20 * time.Second):
+		cmd.Process.Kill()
+		t.Fatalf("%s %q never ended", cmd.Args[0], cmd.Args[1:])
+		return 0, ""
 	}
 }
