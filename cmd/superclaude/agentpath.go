@@ -25,7 +25,9 @@ var errAgentIsSelf = errors.New("that is superclaude itself, not the agent")
 // exec itself again, for ever (`claude --version` spun at full CPU); run as
 // the agent, it would stack supervisors. Like ccache installed as cc, it
 // takes the next one on PATH instead. A command given as a path that is
-// superclaude is refused with errAgentIsSelf.
+// superclaude is refused with errAgentIsSelf. A copy of superclaude is
+// another file and is not seen here: started as the agent, it steps aside
+// to the real one (internal/handover, SUPERCLAUDE_AGENT_FILE).
 func agentPath(command string) (string, error) {
 	path, err := exec.LookPath(command)
 	if (err != nil && !errors.Is(err, exec.ErrDot)) || path == "" || !isSelf(path) {
