@@ -107,6 +107,7 @@ func (a *agentService) Serve(ctx context.Context) error {
 			StopRequested: s.stopping.Load() || ctx.Err() != nil,
 			Resumed:       plan.Action == Resume,
 			OneShot:       s.inv.OneShot,
+			FirstStart:    a.starts.Load() == 1,
 			Handoff:       awaited,
 		}
 		a.lastExit = e

@@ -44,6 +44,9 @@ type Exit struct {
 	// OneShot is set when the agent was run for one answer or one
 	// subcommand (`-p`, `mcp list`, `--version`): its exit is final.
 	OneShot bool
+	// FirstStart is set for the agent the supervisor started first: the
+	// run the person typed.
+	FirstStart bool
 	// Handoff is set when an activation of the session was awaited from
 	// the agent: it was started fresh with a restart prompt (its
 	// /superclaude:session continue activates the session), or after an
@@ -75,6 +78,12 @@ type Policy struct {
 	// it types "continue" into an agent that waits at its prompt, or
 	// resumes one that exited.
 	LimitContinue bool
+	// StartupFailWindow: the first agent, the run the person typed, that
+	// fails (a non-zero exit) within this long of its start is not started
+	// again, as a drop-in wrapper must behave: plain claude given an
+	// option it does not know, or no network, says so once and ends.
+	// Zero restarts it as any crash (a library's default).
+	StartupFailWindow time.Duration
 }
 
 // DefaultPolicy is the policy superclaude runs with.
@@ -233,6 +242,13 @@ func decide(e Exit, st *state.State, pol Policy) Plan {
 		p := restart(why, st)
 		p.Cause, p.NotBefore = CauseLimit, st.LimitedUntil
 		return p
+	}
+	if e.FirstStart && e.Signal == 0 && e.Code != 0 && e.Runtime() < pol.StartupFailWindow {
+		// The run the person typed failed at once (an option claude does
+		// not know, no network): as plain claude, say so once and end,
+		// rather than draw the same error five times.
+		return Plan{Action: Stop, ExitCode: e.Code, Cause: CauseCrash,
+			Reason: fmt.Sprintf("the agent failed as it started (it %s after %s): not started again", e.Exit.String(), e.Runtime().Round(time.Millisecond))}
 	}
 	then := restart("", st)
 	return Plan{Action: Backoff, Then: &then, ExitCode: e.Code, Cause: CauseCrash, Reason: "the agent crashed: it " + e.Exit.String()}

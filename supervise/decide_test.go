@@ -73,6 +73,16 @@ func TestDecideCoversTheSeedScenarios(t *testing.T) {
 		{"agent not executable", exited(126, time.Second), session(nil), Stop, 126, "", "", 0},
 		{"127 after an hour is a crash", exited(127, time.Hour), session(nil), Backoff, 0, "", "conv-1", Resume},
 
+		// The run the person typed failing as it starts ends, as plain
+		// claude would; later, or after running a while, it is a crash.
+		{"first start fails at once", with(exited(1, 800*time.Millisecond), func(e *Exit) { e.FirstStart = true }),
+			session(nil), Stop, 1, "", "", 0},
+		{"first start fails after a while", with(exited(1, time.Minute), func(e *Exit) { e.FirstStart = true }),
+			session(nil), Backoff, 0, "", "conv-1", Resume},
+		{"a later start fails at once", exited(1, 800*time.Millisecond), session(nil), Backoff, 0, "", "conv-1", Resume},
+		{"first start resumed and refused", with(exited(1, 800*time.Millisecond), func(e *Exit) { e.FirstStart, e.Resumed = true, true }),
+			session(nil), Fresh, 0, "", "", 0},
+
 		// SIGUSR1 with no state written: restart, resume unless overflowed.
 		{"SIGUSR1 healthy", with(exited(143, time.Hour), func(e *Exit) { e.KilledByUs = true }), session(nil), Resume, 0, "", "conv-1", 0},
 		{"SIGUSR1 overflowed", with(exited(143, time.Hour), func(e *Exit) { e.KilledByUs = true }),
@@ -98,7 +108,9 @@ func TestDecideCoversTheSeedScenarios(t *testing.T) {
 		{"one-shot failure", with(exited(1, time.Second), func(e *Exit) { e.OneShot = true }), nil, Stop, 1, "", "", 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p := Decide(tc.exit, tc.st, DefaultPolicy)
+			pol := DefaultPolicy
+			pol.StartupFailWindow = 5 * time.Second // as superclaude runs claude
+			p := Decide(tc.exit, tc.st, pol)
 			if p.Action != tc.action {
 				t.Fatalf("Decide = %v, want %v", p, tc.action)
 			}
@@ -265,5 +277,14 @@ func TestPlanStringsSayWhy(t *testing.T) {
 	p := Decide(exited(1, time.Hour), session(nil), DefaultPolicy)
 	if !strings.Contains(p.String(), "resume conv-1") || !strings.Contains(p.Reason, "exited with 1") {
 		t.Errorf("%q / %q", p, p.Reason)
+	}
+}
+
+// Without StartupFailWindow (a library's default) a first agent that fails
+// at once is a crash like any other, restarted.
+func TestAFirstStartFailureIsACrashByDefault(t *testing.T) {
+	e := with(exited(1, 100*time.Millisecond), func(e *Exit) { e.FirstStart = true })
+	if p := Decide(e, session(nil), DefaultPolicy); p.Action != Backoff {
+		t.Errorf("Decide = %v, want a backoff and restart", p)
 	}
 }

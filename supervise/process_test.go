@@ -429,7 +429,9 @@ func TestExitCodeIsTheAgents(t *testing.T) {
 }
 
 func TestCrashLoopStopsAtTheIntensityLimit(t *testing.T) {
-	h := newHarness(t, fakeagent.EnvExit+"=1", "SUPERCLAUDE_MAX_CRASHES=3", "SUPERCLAUDE_CRASH_DELAY=50ms")
+	// The generic profile: claude's stops a typed run that fails as it
+	// starts (next test).
+	h := newHarness(t, fakeagent.EnvExit+"=1", "SUPERCLAUDE_MAX_CRASHES=3", "SUPERCLAUDE_CRASH_DELAY=50ms", "SUPERCLAUDE_PROFILE=generic")
 	p := h.start()
 	code := p.Wait(t, timeout)
 	if code != 1 {
@@ -442,6 +444,21 @@ func TestCrashLoopStopsAtTheIntensityLimit(t *testing.T) {
 	out := p.Output()
 	if !strings.Contains(out, "crashed more than 3 times") || !strings.Contains(out, "not restarting") {
 		t.Fatalf("no readable reason after the terminal was restored:\n%s", out)
+	}
+	cooked(t, p)
+}
+
+// A claude that fails as the person starts it (an option it does not know,
+// no network) ends once with its code, as plain claude does, instead of
+// drawing the same error five times before the crash limit.
+func TestAClaudeThatFailsAsItStartsIsNotStartedAgain(t *testing.T) {
+	h := newHarness(t, fakeagent.EnvExit+"=1", "SUPERCLAUDE_CRASH_DELAY=50ms")
+	p := h.start()
+	if code := p.Wait(t, timeout); code != 1 {
+		t.Fatalf("superclaude exited %d, want the agent's 1", code)
+	}
+	if n := len(h.events("start")); n != 1 {
+		t.Fatalf("the agent was started %d times, want once", n)
 	}
 	cooked(t, p)
 }

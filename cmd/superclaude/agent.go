@@ -287,6 +287,11 @@ func supervised(o runOptions, args []string) (code int) {
 		Ask:              terminalAsk(os.Stdin, os.Stdout),
 		Log:              log,
 	}
+	if profile.Name == supervise.Claude.Name {
+		// A drop-in for claude: a typed run that fails as it starts ends
+		// as plain claude's would, once.
+		cfg.Policy.StartupFailWindow = 5 * time.Second
+	}
 	if !profile.Scan(args).OneShot {
 		// Sessions only for interactive runs: `superclaude --version` must
 		// not leave a sessions directory behind.
