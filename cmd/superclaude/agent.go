@@ -91,6 +91,13 @@ func defaultOptions() (runOptions, error) {
 			*d.dst = parsed
 		}
 	}
+	if v := os.Getenv(envThreshold); v != "" {
+		// Read by the hooks, which must not fail claude's tools over it:
+		// a bad value is refused here, at the start, instead of ignored.
+		if f, err := strconv.ParseFloat(v, 64); err != nil || !(f > 0 && f <= 1) {
+			return o, fmt.Errorf("%s=%q: want a fraction of the context window such as 0.76 (for 76 %%)", envThreshold, v)
+		}
+	}
 	if v := os.Getenv(envMaxCrashes); v != "" {
 		n, err := strconv.ParseFloat(v, 64)
 		if err != nil || n < 1 {

@@ -88,3 +88,4 @@ func TestAMissingAgentSaysHowToFixIt(t *testing.T) {
 		}
 	}
 }
+
