@@ -88,4 +88,3 @@ func TestAMissingAgentSaysHowToFixIt(t *testing.T) {
 		}
 	}
 }
-
