@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -306,6 +307,9 @@ func writeStatus(w io.Writer, stores []*state.Store, keep func(state.Session) bo
 	views := []cli.SessionView{}
 	for _, s := range stores {
 		sessions, err := s.List()
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // not made yet: no sessions there
+		}
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "superclaude: sessions directory %s: %v\n", s.Root, err)
 			continue

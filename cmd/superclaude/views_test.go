@@ -61,6 +61,12 @@ func TestStatusFromAnyDirectory(t *testing.T) {
 	if out, _, code := in(filepath.Join(root, "fresh"), "SUPERCLAUDE_STATE_DIR="+filepath.Join(root, "nobody")).run("", "+status"); code != 0 || !strings.Contains(out, "no sessions yet") {
 		t.Fatalf("+status with no sessions anywhere: %d %q", code, out)
 	}
+	// Regression: +session list on a fresh install also printed the
+	// missing directory's error beside the answer.
+	out, errOut, code = in(filepath.Join(root, "fresh"), "SUPERCLAUDE_STATE_DIR="+filepath.Join(root, "nobody")).run("", "+session", "list")
+	if code != 0 || strings.TrimSpace(out) != "no sessions yet" || errOut != "" {
+		t.Fatalf("+session list with no sessions anywhere: %d %q %q", code, out, errOut)
+	}
 	if _, err := os.Stat(filepath.Join(elsewhere, "sessions")); err == nil {
 		t.Fatal("+status created a sessions directory")
 	}
