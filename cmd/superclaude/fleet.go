@@ -190,7 +190,7 @@ func paneIDCommand() *cobra.Command {
 // sessionsFlags adds --sessions and --fleet, which say which sessions
 // directory a view reads.
 func sessionsFlags(cmd *cobra.Command, dir, fleetFile *string) {
-	cmd.Flags().StringVar(dir, "sessions", "", "the sessions directory (default: $"+config.EnvSessionsDir+" or ./sessions)")
+	cmd.Flags().StringVar(dir, "sessions", "", "the sessions directory (default: $"+config.EnvSessionsDir+", else ./sessions when it exists, else your own)")
 	cmd.Flags().StringVar(fleetFile, "fleet", "", "read the sessions directory of this fleet file")
 }
 

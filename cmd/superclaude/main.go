@@ -116,9 +116,29 @@ claude subcommand, option or prompt:
 		Use:   "+help [command]",
 		Short: "help about any command",
 		RunE: func(c *cobra.Command, args []string) error {
-			target, _, err := root.Find(args)
-			if err != nil || target == nil {
-				target = root
+			if len(args) > 0 && !strings.HasPrefix(args[0], cli.Prefix) {
+				// +help status means +help +status.
+				args = append([]string{cli.Prefix + args[0]}, args[1:]...)
+			}
+			target, rest, err := root.Find(args)
+			if err != nil || target == nil || (len(args) > 0 && (target == root || len(rest) > 0)) {
+				if len(args) == 0 {
+					return root.Help()
+				}
+				parent, word, of := root, args[0], "superclaude"
+				if target != nil && target != root {
+					parent, word, of = target, rest[0], target.Name()
+				}
+				var names []string
+				for _, sub := range parent.Commands() {
+					names = append(names, sub.Name())
+				}
+				msg := fmt.Sprintf("superclaude: %s is not a %s command", word, of)
+				if s := cli.Suggest(word, names); s != "" {
+					msg += fmt.Sprintf("; did you mean %s?", s)
+				}
+				fmt.Fprintln(os.Stderr, termtext.Clean(msg)+" (superclaude +help lists them)")
+				return exitCode(2)
 			}
 			return target.Help()
 		},

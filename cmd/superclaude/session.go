@@ -17,6 +17,7 @@ import (
 	"github.com/superclaude/superclaude/internal/config"
 	"github.com/superclaude/superclaude/internal/control"
 	"github.com/superclaude/superclaude/internal/proc"
+	"github.com/superclaude/superclaude/internal/termtext"
 	"github.com/superclaude/superclaude/state"
 	"github.com/superclaude/superclaude/supervise"
 )
@@ -106,10 +107,29 @@ func sessionCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "+session",
 		Short: "read and change session state (replaces session.sh)",
-		Long: `Session state lives in $SUPERCLAUDE_SESSIONS_DIR (default ./sessions),
+		Long: `Session state lives in a sessions directory: $SUPERCLAUDE_SESSIONS_DIR
+when set, else ./sessions when it exists, else ~/.local/state/superclaude/sessions;
 one directory per session holding .state.json. Commands other than activate,
 list and show act on this pane's session, or the session of the supervisor
 named by $CLAUDE_SUPERVISOR_PID, unless --session names one.`,
+		// An unknown subcommand is an error, as an unknown +command is,
+		// not the help with exit 0.
+		Args: cobra.ArbitraryArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return c.Help()
+			}
+			msg := fmt.Sprintf("superclaude: %s is not a +session command", args[0])
+			var names []string
+			for _, sub := range c.Commands() {
+				names = append(names, sub.Name())
+			}
+			if s := cli.Suggest(args[0], names); s != "" {
+				msg += fmt.Sprintf("; did you mean %s?", s)
+			}
+			fmt.Fprintln(os.Stderr, termtext.Clean(msg)+" (superclaude +session --help lists them)")
+			return exitCode(2)
+		},
 	}
 	var which string
 	var asJSON bool

@@ -43,8 +43,9 @@ func TestVersionComesFromTheBuildInfo(t *testing.T) {
 }
 
 // +completion writes a script for each shell, and the script's callback
-// into superclaude completes its own commands.
-func TestCompletion(t *testing.T) {
+// into superclaude completes its own commands; a mistyped command, +session
+// subcommand or +help topic is refused with a suggestion.
+func TestCompletionAndTypos(t *testing.T) {
 	bin := filepath.Join(t.TempDir(), "superclaude")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
@@ -66,5 +67,30 @@ func TestCompletion(t *testing.T) {
 	msg, err := cmd.CombinedOutput()
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 || !strings.Contains(string(msg), "did you mean +status?") {
 		t.Fatalf("+stauts: %v %q", err, msg)
+	}
+	// Regression: a mistyped +session subcommand and a mistyped +help
+	// topic printed a help and exited 0; +help without the + printed the
+	// general help.
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"+session", "lsit"}, 2, "lsit is not a +session command; did you mean list?"},
+		{[]string{"+help", "stauts"}, 2, "did you mean +status?"},
+		{[]string{"+help", "session", "actvate"}, 2, "did you mean activate?"},
+		{[]string{"+help", "status"}, 0, "every sessions directory"},
+		{[]string{"+help", "session", "list"}, 0, "list the sessions"},
+	} {
+		cmd := exec.Command(bin, tc.args...)
+		cmd.Env = append(os.Environ(), "SUPERCLAUDE_AGENT=/nonexistent/claude")
+		out, err := cmd.CombinedOutput()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		}
+		if code != tc.code || !strings.Contains(string(out), tc.want) {
+			t.Errorf("superclaude %q: exit %d %q; want %d and %q", tc.args, code, out, tc.code, tc.want)
+		}
 	}
 }

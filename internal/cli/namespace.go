@@ -71,20 +71,30 @@ func Mistyped(args []string, commands []string) (bool, string) {
 			return false, ""
 		}
 	}
-	best, bestD := "", 3
+	var own []string
 	for _, c := range commands {
-		if !strings.HasPrefix(c, Prefix) {
-			continue
+		if strings.HasPrefix(c, Prefix) {
+			own = append(own, c)
 		}
-		d := distance(strings.ToLower(args[0]), c)
-		if strings.HasPrefix(c, strings.ToLower(args[0])) && len(args[0]) > 2 {
+	}
+	return true, Suggest(args[0], own)
+}
+
+// Suggest returns the name among names nearest to word, a mistyped one:
+// within two edits, or one that word begins (three letters at least); ""
+// when none is.
+func Suggest(word string, names []string) string {
+	best, bestD := "", 3
+	for _, c := range names {
+		d := distance(strings.ToLower(word), c)
+		if strings.HasPrefix(c, strings.ToLower(word)) && len(word) > 2 {
 			d = 1
 		}
 		if d < bestD {
 			best, bestD = c, d
 		}
 	}
-	return true, best
+	return best
 }
 
 // distance is the Levenshtein distance of a and b.
