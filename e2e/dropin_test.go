@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -63,6 +64,12 @@ func TestInstalledAsClaudeSupervisesTheRealOne(t *testing.T) {
 	}
 
 	tm.typeLine(pane, "/exit")
+	// The exit hint names the command as the person typed it: claude,
+	// which is superclaude here, as it would be on a PATH without it.
+	screen := tm.waitScreen(pane, "Resume this session with")
+	if m := regexp.MustCompile(`(\S*) --resume [0-9a-f-]{36}`).FindStringSubmatch(tm.waitMatch(pane, regexp.MustCompile(`\S* --resume [0-9a-f-]{36}`))); m[1] != "claude" {
+		t.Errorf("the exit hint says %q, want claude --resume, the command typed:\n%s", m[0], screen)
+	}
 	w.until("superclaude to be gone", func() bool { return !proc.Alive(sup) })
 	if code, _ := tm.exitAndStty(pane); code != 0 {
 		t.Errorf("claude (superclaude) exited %d, want 0", code)

@@ -296,8 +296,10 @@ func supervised(o runOptions, args []string) (code int) {
 	}
 	if profile.Name == supervise.Claude.Name {
 		// A drop-in for claude: a typed run that fails as it starts ends
-		// as plain claude's would, once.
+		// as plain claude's would, once; its exit hint names superclaude
+		// as the person started it.
 		cfg.Policy.StartupFailWindow = 5 * time.Second
+		cfg.Profile.Output = claude.RewriteResumeHintAs(hintCommand(os.Args[0]))
 	}
 	if !profile.Scan(args).OneShot {
 		// Sessions only for interactive runs: `superclaude --version` must
@@ -396,4 +398,21 @@ func openLog() (*slog.Logger, func()) {
 	}
 	log := slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: slog.LevelInfo})).With("supervisor", os.Getpid())
 	return log, func() { f.Close() }
+}
+
+// hintCommand is how claude's exit hint (`… --resume <id>`) names
+// superclaude: as the person started it — `superclaude` from PATH,
+// `./bin/superclaude`, or `claude` when superclaude is installed under that
+// name — so that the hint runs in the shell it is printed in. A name that
+// would need quoting in a shell is printed as plain `superclaude`.
+func hintCommand(argv0 string) string {
+	if argv0 == "" || strings.HasPrefix(argv0, "-") {
+		return "superclaude"
+	}
+	for _, r := range argv0 {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._/-+", r)) {
+			return "superclaude"
+		}
+	}
+	return argv0
 }

@@ -36,3 +36,24 @@ func TestBadOptionsInTheEnvironmentAreRefusedByName(t *testing.T) {
 		})
 	}
 }
+
+// Regression: the exit hint always said `superclaude --resume <id>`, which
+// fails where superclaude is not on PATH: started as ./bin/superclaude (the
+// README's first command) or installed as claude. It names superclaude as
+// the person started it.
+func TestHintCommandIsHowThePersonStartedIt(t *testing.T) {
+	for argv0, want := range map[string]string{
+		"superclaude":                     "superclaude",
+		"claude":                          "claude",
+		"./bin/superclaude":               "./bin/superclaude",
+		"/home/me/.local/bin/superclaude": "/home/me/.local/bin/superclaude",
+		"/my dir/superclaude":             "superclaude", // would need quoting
+		"$(evil)":                         "superclaude",
+		"-superclaude":                    "superclaude", // a login shell's style
+		"":                                "superclaude",
+	} {
+		if got := hintCommand(argv0); got != want {
+			t.Errorf("hintCommand(%q) = %q, want %q", argv0, got, want)
+		}
+	}
+}

@@ -48,7 +48,17 @@ var resumeHintRE = sync.OnceValue(func() *regexp.Regexp {
 // has not arrived yet, or the beginning of an anchor. The caller puts kept
 // bytes before the next output, and writes them as they are when none
 // comes. Output without a hint comes back as it is, not copied.
-func RewriteResumeHint(p []byte) (write []byte, keep int) {
+func RewriteResumeHint(p []byte) (write []byte, keep int) { return rewriteResumeHint(p, "superclaude") }
+
+// RewriteResumeHintAs is RewriteResumeHint naming the command as command:
+// the way the person started superclaude (`./bin/superclaude`, or `claude`
+// when superclaude is installed under that name), so that the hint runs in
+// the shell it was printed in.
+func RewriteResumeHintAs(command string) func(p []byte) ([]byte, int) {
+	return func(p []byte) ([]byte, int) { return rewriteResumeHint(p, command) }
+}
+
+func rewriteResumeHint(p []byte, command string) (write []byte, keep int) {
 	var out []byte // nil until something is rewritten
 	done := 0      // p[:done] is in out
 	from := 0      // where the next search starts
@@ -71,7 +81,8 @@ func RewriteResumeHint(p []byte) (write []byte, keep int) {
 			continue
 		}
 		out = append(out, p[done:at+m[2]]...)
-		out = append(out, "superclaude --resume "...)
+		out = append(out, command...)
+		out = append(out, " --resume "...)
 		out = append(out, p[at+m[4]:at+m[5]]...)
 		done, from = at+m[3], at+m[3]
 	}

@@ -97,3 +97,10 @@ func BenchmarkRewriteResumeHint(b *testing.B) {
 		})
 	}
 }
+
+func TestRewriteResumeHintAsTheCommandGiven(t *testing.T) {
+	write, _ := RewriteResumeHintAs("./bin/superclaude")([]byte(measuredHint))
+	if !strings.Contains(string(write), "./bin/superclaude --resume ") || strings.Contains(string(write), "\x1b[2mclaude --resume") {
+		t.Errorf("rewritten as %q", write)
+	}
+}
