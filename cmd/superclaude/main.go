@@ -65,18 +65,30 @@ func run(args []string) int {
 	}
 	if own, rest := cli.Own(args, names); own {
 		root.SetArgs(rest)
-		if err := root.Execute(); err != nil {
+		if cmd, err := root.ExecuteC(); err != nil {
 			var ec exitCode
 			if errors.As(err, &ec) {
 				return int(ec)
 			}
 			// An error can quote a file's content: no escapes to the terminal.
-			fmt.Fprintln(os.Stderr, "superclaude:", termtext.Clean(err.Error()))
+			msg := termtext.Clean(err.Error())
+			if cmd != nil && isArgCountError(msg) {
+				// cobra says only "accepts 1 arg(s), received 0": say what.
+				fmt.Fprintf(os.Stderr, "superclaude: %s %s; usage: %s\n", cmd.CommandPath(), msg, cmd.UseLine())
+				return 2
+			}
+			fmt.Fprintln(os.Stderr, "superclaude:", msg)
 			return 1
 		}
 		return 0
 	}
 	return runAgent(args)
+}
+
+// isArgCountError reports whether msg is cobra's complaint about the
+// number of arguments (cobra.ExactArgs and its kin).
+func isArgCountError(msg string) bool {
+	return strings.Contains(msg, " arg(s), received ") || strings.HasPrefix(msg, "requires at least ")
 }
 
 // exitCode lets a command end the program with a code of its own choosing

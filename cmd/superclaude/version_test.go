@@ -44,7 +44,8 @@ func TestVersionComesFromTheBuildInfo(t *testing.T) {
 
 // +completion writes a script for each shell, and the script's callback
 // into superclaude completes its own commands; a mistyped command, +session
-// subcommand or +help topic is refused with a suggestion.
+// subcommand or +help topic is refused with a suggestion, and a missing
+// argument with the command's usage.
 func TestCompletionAndTypos(t *testing.T) {
 	bin := filepath.Join(t.TempDir(), "superclaude")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
@@ -81,6 +82,9 @@ func TestCompletionAndTypos(t *testing.T) {
 		{[]string{"+help", "session", "actvate"}, 2, "did you mean activate?"},
 		{[]string{"+help", "status"}, 0, "every sessions directory"},
 		{[]string{"+help", "session", "list"}, 0, "list the sessions"},
+		// A missing argument names the usage, not only cobra's count.
+		{[]string{"+up"}, 2, "usage: superclaude +up <fleet.toml>"},
+		{[]string{"+session", "activate"}, 2, "usage: superclaude +session activate <dir> [skill]"},
 	} {
 		cmd := exec.Command(bin, tc.args...)
 		cmd.Env = append(os.Environ(), "SUPERCLAUDE_AGENT=/nonexistent/claude")
