@@ -91,6 +91,9 @@ func ReadTranscript(path string) (Handover, error) {
 type entry struct {
 	Type        string `json:"type"`
 	IsSidechain bool   `json:"isSidechain"`
+	// IsMeta marks text Claude Code adds as the user's: a slash command's
+	// expansion, hook context.
+	IsMeta bool `json:"isMeta"`
 	Message     struct {
 		Role    string          `json:"role"`
 		Content json.RawMessage `json:"content"`
@@ -117,6 +120,9 @@ func (h *Handover) line(b []byte) {
 		}
 	}
 	if e.Type == "user" {
+		if e.IsMeta {
+			return
+		}
 		if text != "" {
 			h.prompt(text)
 		}
@@ -140,13 +146,38 @@ func (h *Handover) line(b []byte) {
 }
 
 // prompt records a user prompt; Claude Code's own reminders and hook
-// context, which travel as user text, are not the user's words.
+// context, which travel as user text, are not the user's words, nor is
+// superclaude's own command (/superclaude:session continue after a
+// restart) or its expansion. A slash command the user typed is recorded as
+// typed: `/review src`.
 func (h *Handover) prompt(t string) {
 	t = strings.TrimSpace(t)
-	if t == "" || strings.HasPrefix(t, "<system-reminder>") || strings.HasPrefix(t, "<local-command") {
+	if t == "" || strings.HasPrefix(t, "<system-reminder>") || strings.HasPrefix(t, "<local-command") ||
+		strings.HasPrefix(t, sessionCommandIntro) {
 		return
 	}
+	if strings.HasPrefix(t, "<command-message>") || strings.HasPrefix(t, "<command-name>") {
+		name, args := between(t, "<command-name>", "</command-name>"), between(t, "<command-args>", "</command-args>")
+		if name == "" || strings.HasPrefix(strings.TrimPrefix(name, "/"), "superclaude:") {
+			return
+		}
+		t = strings.TrimSpace(name + " " + args)
+	}
 	h.Prompts = keepLast(append(h.Prompts, clip(t)), maxPrompts)
+}
+
+// sessionCommandIntro begins the expansion of /superclaude:session (the
+// plugin's commands/session.md).
+const sessionCommandIntro = "You are running under superclaude, which supervises this Claude Code process."
+
+// between returns the text of s between open and close ("" when absent).
+func between(s, open, close string) string {
+	_, rest, ok := strings.Cut(s, open)
+	if !ok {
+		return ""
+	}
+	v, _, _ := strings.Cut(rest, close)
+	return strings.TrimSpace(v)
 }
 
 func (h *Handover) tool(name string, input json.RawMessage) {

@@ -87,3 +87,34 @@ func TestFirstPrompt(t *testing.T) {
 		t.Fatalf("FirstPrompt = %q, %v", got, err)
 	}
 }
+
+// Regression: after a restart, the resume question and +history showed
+// superclaude's own /superclaude:session command, and its expansion ("You
+// are running under superclaude…"), as the user's first and last prompts.
+// Neither is the user's; a slash command the user typed is kept as typed.
+func TestPromptsLeaveOutSuperclaudesOwnCommand(t *testing.T) {
+	lines := []string{
+		`{"type":"user","message":{"role":"user","content":"<command-message>superclaude:session</command-message>\n<command-name>/superclaude:session</command-name>\n<command-args>continue --session S</command-args>"}}`,
+		`{"type":"user","isMeta":true,"message":{"role":"user","content":[{"type":"text","text":"` + sessionCommandIntro + ` Arguments: continue"}]}}`,
+		`{"type":"user","message":{"role":"user","content":[{"type":"text","text":"` + sessionCommandIntro + ` (without isMeta)"}]}}`,
+		`{"type":"user","message":{"role":"user","content":"<command-message>review</command-message>\n<command-name>/review</command-name>\n<command-args>src</command-args>"}}`,
+		`{"type":"user","message":{"role":"user","content":"and fix the tests"}}`,
+	}
+	path := filepath.Join(t.TempDir(), "t.jsonl")
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	h, err := ReadTranscript(path)
+	if err != nil || fmt.Sprint(h.Prompts) != "[/review src and fix the tests]" {
+		t.Fatalf("prompts %q, %v", h.Prompts, err)
+	}
+	if first, _ := FirstPrompt(path); first != "/review src" {
+		t.Errorf("FirstPrompt = %q", first)
+	}
+	// The expansion's first line is what is recognised: the plugin's
+	// command must still begin with it.
+	md, err := pluginFS.ReadFile("plugin/commands/session.md")
+	if _, body, _ := strings.Cut(string(md), "---\n"); err != nil || !strings.Contains(body, "\n"+sessionCommandIntro) {
+		t.Errorf("plugin/commands/session.md no longer begins with %q", sessionCommandIntro)
+	}
+}
