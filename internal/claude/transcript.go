@@ -93,8 +93,8 @@ type entry struct {
 	IsSidechain bool   `json:"isSidechain"`
 	// IsMeta marks text Claude Code adds as the user's: a slash command's
 	// expansion, hook context.
-	IsMeta bool `json:"isMeta"`
-	Message     struct {
+	IsMeta  bool `json:"isMeta"`
+	Message struct {
 		Role    string          `json:"role"`
 		Content json.RawMessage `json:"content"`
 	} `json:"message"`
