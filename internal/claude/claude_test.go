@@ -344,3 +344,18 @@ func TestClaimTakesOverOnlyFromTheDead(t *testing.T) {
 		t.Fatal("claimed with no supervisor")
 	}
 }
+
+// Regression: a restart of a session with no recorded phase told the fresh
+// Claude to carry on at "Phase 1: Setup", a phase the work never had. The
+// prompt names only what was recorded.
+func TestContinuePromptNamesOnlyWhatWasRecorded(t *testing.T) {
+	for _, tc := range []struct{ skill, phase, want string }{
+		{"", "", "/superclaude:session continue --session S"},
+		{"implement", "", "/superclaude:session continue --session S --skill implement"},
+		{"implement", "Phase 2: Build", `/superclaude:session continue --session S --skill implement --phase "Phase 2: Build"`},
+	} {
+		if got := ContinuePrompt("S", tc.skill, tc.phase); got != tc.want {
+			t.Errorf("ContinuePrompt(S, %q, %q) = %q, want %q", tc.skill, tc.phase, got, tc.want)
+		}
+	}
+}

@@ -9,21 +9,21 @@ import "encoding/json"
 // (CLAUDE-CODE-FACTS.md).
 const SessionCommand = "/superclaude:session"
 
-// DefaultPhase is the phase a restart prompt names when none was recorded.
-const DefaultPhase = "Phase 1: Setup"
-
 // ContinuePrompt is the first prompt of a fresh Claude after an overflow
 // restart: the session command's continue with the session, skill and
-// phase. It travels as one argument, never through a shell.
+// phase, each only when recorded. (A phase was once made up when none was,
+// the seeds' "Phase 1: Setup", and the fresh Claude was told to carry on
+// at a phase the work never had.) It travels as one argument, never
+// through a shell.
 func ContinuePrompt(session, skill, phase string) string {
-	if phase == "" {
-		phase = DefaultPhase
-	}
 	p := SessionCommand + " continue --session " + session
 	if skill != "" {
 		p += " --skill " + skill
 	}
-	return p + " --phase " + quote(phase)
+	if phase != "" {
+		p += " --phase " + quote(phase)
+	}
+	return p
 }
 
 func quote(s string) string {
