@@ -446,6 +446,13 @@ func TestCrashLoopStopsAtTheIntensityLimit(t *testing.T) {
 		t.Fatalf("no readable reason after the terminal was restored:\n%s", out)
 	}
 	cooked(t, p)
+	// Regression: +why's last event said a restart would come; the event
+	// log now ends with why there was none.
+	log, _ := os.ReadFile(filepath.Join(h.sessions, state.EventsFile))
+	lines := strings.Split(strings.TrimSpace(string(log)), "\n")
+	if last := lines[len(lines)-1]; !strings.Contains(last, `"kind":"stopped"`) || !strings.Contains(last, "crashed more than 3 times") {
+		t.Errorf("the event log ends with %s, want why the supervisor stopped", last)
+	}
 }
 
 // A claude that fails as the person starts it (an option it does not know,

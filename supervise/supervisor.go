@@ -368,6 +368,9 @@ func (s *Supervisor) result(treeErr error) Result {
 		r.Reason = fmt.Sprintf("the agent crashed more than %g times within %s (last: %s)",
 			threshold(s.cfg.FailureThreshold), decay(s.cfg.FailureDecay), last.Exit.String())
 		r.Message = "superclaude: " + r.Reason + "; not restarting it."
+		// The event log's last word, for +why: the decision before it
+		// said a restart would come.
+		s.event("stopped", "not restarting: "+r.Reason, nil)
 	}
 	if r.Reason == "" && treeErr != nil && !errors.Is(treeErr, suture.ErrTerminateSupervisorTree) {
 		r.Reason = treeErr.Error()
