@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -137,10 +138,33 @@ func WriteJSONArray[T any](w io.Writer, items []T) error {
 
 // WriteTable writes sessions as an aligned table. now renders heartbeats
 // as ages.
+// displayNames is the SESSION column: each session's name, or, where two
+// sessions of different sessions directories share a name (a "demo" in
+// two projects), its directory, with home written ~, so that the rows can
+// be told apart and the right one named to a command.
+func displayNames(views []SessionView, home string) []string {
+	count := map[string]int{}
+	for _, v := range views {
+		count[v.Name]++
+	}
+	out := make([]string, len(views))
+	for i, v := range views {
+		out[i] = v.Name
+		if count[v.Name] > 1 && v.Dir != "" {
+			out[i] = v.Dir
+			if home != "" && strings.HasPrefix(v.Dir, home+"/") {
+				out[i] = "~" + strings.TrimPrefix(v.Dir, home)
+			}
+		}
+	}
+	return out
+}
+
 func WriteTable(w io.Writer, views []SessionView, now time.Time) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "SESSION\tPANE\tSTATE\tAGENT\tLIFECYCLE\tFLAGS\tCONTEXT\tCOST\tHEARTBEAT\tRESTARTS")
-	for _, v := range views {
+	names := displayNames(views, os.Getenv("HOME"))
+	for i, v := range views {
 		state := v.State
 		if v.PID > 0 {
 			state += fmt.Sprintf(" (pid %d)", v.PID)
@@ -166,7 +190,7 @@ func WriteTable(w io.Writer, views []SessionView, now time.Time) error {
 		// file must carry no escape sequence to the terminal, and no tab
 		// or newline that breaks the table.
 		cells := []string{
-			v.Name, dash(v.Pane), state, agent, string(v.Lifecycle), dash(strings.Join(flags, ",")),
+			names[i], dash(v.Pane), state, agent, string(v.Lifecycle), dash(strings.Join(flags, ",")),
 			fmt.Sprintf("%d%%", int(v.ContextUsage*100+0.5)), fmt.Sprintf("$%.2f", v.CostUSD),
 			Age(v.LastHeartbeat, now), strconv.Itoa(v.Restarts),
 		}

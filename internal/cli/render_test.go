@@ -37,3 +37,24 @@ func TestAttackEscapesInStateNeverReachStatusOrWhy(t *testing.T) {
 		}
 	}
 }
+
+// Regression: two projects each with a session "demo" showed as two rows
+// named demo, with nothing to tell them apart. A name two sessions
+// directories share is shown as the session's directory (home as ~);
+// unique names stay names.
+func TestSessionsSharingANameShowTheirDirectories(t *testing.T) {
+	views := []SessionView{
+		{Name: "demo", Dir: "/home/me/a/sessions/demo"},
+		{Name: "demo", Dir: "/srv/b/sessions/demo"},
+		{Name: "solo", Dir: "/home/me/a/sessions/solo"},
+	}
+	got := displayNames(views, "/home/me")
+	want := []string{"~/a/sessions/demo", "/srv/b/sessions/demo", "solo"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("displayNames = %q, want %q", got, want)
+	}
+	var b strings.Builder
+	if err := WriteTable(&b, views, time.Now()); err != nil || !strings.Contains(b.String(), "/srv/b/sessions/demo") {
+		t.Errorf("table:\n%s", b.String())
+	}
+}
