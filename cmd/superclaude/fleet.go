@@ -424,10 +424,33 @@ func whySession(dir, fleetFile string, args []string) (*state.Session, error) {
 		}
 		return findSession(home, "")
 	}
+	// Every directory's: a name two projects share is ambiguous, and
+	// picking one silently would show the wrong session's story.
+	var found []*state.Session
+	seen := map[string]bool{}
 	for _, s := range stores {
-		if sess, err := findSession(s, args[0]); err == nil {
-			return sess, nil
+		if sess, err := findSession(s, args[0]); err == nil && !seen[sess.Dir] {
+			seen[sess.Dir] = true
+			found = append(found, sess)
 		}
 	}
-	return nil, fmt.Errorf("no session %s in %d sessions directories", args[0], len(stores))
+	switch len(found) {
+	case 1:
+		return found[0], nil
+	case 0:
+		return nil, fmt.Errorf("no session %s in %s", args[0], plural(len(stores), "sessions directory", "sessions directories"))
+	}
+	var dirs []string
+	for _, sess := range found {
+		dirs = append(dirs, sess.Dir)
+	}
+	return nil, fmt.Errorf("there is a session %s in %d sessions directories (%s): name one by its directory", args[0], len(found), strings.Join(dirs, ", "))
+}
+
+// plural is "1 thing" or "n things".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

@@ -134,3 +134,33 @@ func (s *syncBuf) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+// Regression: with a session "demo" in two projects, +why demo run from
+// elsewhere showed one of them, silently. It says the name is in both and
+// lists their directories; a directory names one.
+func TestWhyOfANameTwoProjectsShareAsksForADirectory(t *testing.T) {
+	root := t.TempDir()
+	bin := testbin.Superclaude(t)
+	in := func(dir, pane string) runner {
+		os.MkdirAll(dir, 0o700)
+		return runner{t: t, bin: bin, dir: dir, env: []string{
+			"SUPERCLAUDE_SESSIONS_DIR=", "SUPERCLAUDE_SUPERVISOR=", "TMUX=", "SUPERCLAUDE_PANE_ID=" + pane,
+			"CLAUDE_SUPERVISOR_PID=" + strconv.Itoa(os.Getpid()),
+			"SUPERCLAUDE_STATE_DIR=" + filepath.Join(root, "state"),
+		}}
+	}
+	a, b := filepath.Join(root, "a"), filepath.Join(root, "b")
+	for dir, pane := range map[string]string{a: "f:w:A", b: "f:w:B"} {
+		if _, e, code := in(dir, pane).run("", "+session", "activate", "sessions/demo", "implement"); code != 0 {
+			t.Fatal(e)
+		}
+	}
+	_, errOut, code := in(filepath.Join(root, "elsewhere"), "").run("", "+why", "demo")
+	if code == 0 || !strings.Contains(errOut, filepath.Join(a, "sessions", "demo")) || !strings.Contains(errOut, filepath.Join(b, "sessions", "demo")) {
+		t.Fatalf("+why demo with two: %d %q", code, errOut)
+	}
+	out, errOut, code := in(filepath.Join(root, "elsewhere"), "").run("", "+why", filepath.Join(b, "sessions", "demo"))
+	if code != 0 || !strings.Contains(out, "activate implement") {
+		t.Fatalf("+why by directory: %d %q %q", code, out, errOut)
+	}
+}
