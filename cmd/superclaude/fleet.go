@@ -424,12 +424,17 @@ func whySession(dir, fleetFile string, args []string) (*state.Session, error) {
 		}
 		return findSession(home, "")
 	}
-	// Every directory's: a name two projects share is ambiguous, and
-	// picking one silently would show the wrong session's story.
+	return findIn(stores, args[0])
+}
+
+// findIn finds the session which (a name or a directory) in stores. A name
+// two sessions directories share is refused with both directories named:
+// picking one silently would show, or restart, the wrong project's.
+func findIn(stores []*state.Store, which string) (*state.Session, error) {
 	var found []*state.Session
 	seen := map[string]bool{}
 	for _, s := range stores {
-		if sess, err := findSession(s, args[0]); err == nil && !seen[sess.Dir] {
+		if sess, err := findNamed(s, which); err == nil && !seen[sess.Dir] {
 			seen[sess.Dir] = true
 			found = append(found, sess)
 		}
@@ -438,13 +443,13 @@ func whySession(dir, fleetFile string, args []string) (*state.Session, error) {
 	case 1:
 		return found[0], nil
 	case 0:
-		return nil, fmt.Errorf("no session %s in %s", args[0], plural(len(stores), "sessions directory", "sessions directories"))
+		return nil, fmt.Errorf("no session %s in %s: %w", which, plural(len(stores), "sessions directory", "sessions directories"), state.ErrNoSession)
 	}
 	var dirs []string
 	for _, sess := range found {
 		dirs = append(dirs, sess.Dir)
 	}
-	return nil, fmt.Errorf("there is a session %s in %d sessions directories (%s): name one by its directory", args[0], len(found), strings.Join(dirs, ", "))
+	return nil, fmt.Errorf("there is a session %s in %d sessions directories (%s): name one by its directory", which, len(found), strings.Join(dirs, ", "))
 }
 
 // plural is "1 thing" or "n things".

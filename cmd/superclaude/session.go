@@ -58,15 +58,18 @@ func named(s *state.Store, arg string) (*state.Store, string, error) {
 // else this pane's).
 func findSession(s *state.Store, which string) (*state.Session, error) {
 	if which != "" {
-		store, name, err := named(s, which)
-		if err != nil {
-			return nil, err
+		sess, err := findNamed(s, which)
+		if errors.Is(err, state.ErrNoSession) && !strings.ContainsRune(which, filepath.Separator) {
+			// A bare name not in this directory's sessions: the user's
+			// other sessions directories, as +status lists them, so that
+			// `+session restart --session NAME` works from any shell.
+			if stores, serr := viewStores("", ""); serr == nil {
+				if found, ferr := findIn(stores, which); !errors.Is(ferr, state.ErrNoSession) {
+					return found, ferr
+				}
+			}
 		}
-		st, err := store.Load(name)
-		if err != nil {
-			return nil, err
-		}
-		return &state.Session{Name: name, Dir: filepath.Join(store.Root, name), State: st, Store: store}, nil
+		return sess, err
 	}
 	sess, err := mine(s)
 	if errors.Is(err, state.ErrNotFound) {
@@ -75,6 +78,20 @@ func findSession(s *state.Store, which string) (*state.Session, error) {
 		return nil, fmt.Errorf("no session for this supervisor (pid %d) or pane (%q)", owner.PID, pane)
 	}
 	return sess, err
+}
+
+// findNamed loads the session which (a name in s, or a session directory)
+// names.
+func findNamed(s *state.Store, which string) (*state.Session, error) {
+	store, name, err := named(s, which)
+	if err != nil {
+		return nil, err
+	}
+	st, err := store.Load(name)
+	if err != nil {
+		return nil, err
+	}
+	return &state.Session{Name: name, Dir: filepath.Join(store.Root, name), State: st, Store: store}, nil
 }
 
 // activateTarget is where `+session activate DIR` creates or re-activates a

@@ -164,3 +164,39 @@ func TestWhyOfANameTwoProjectsShareAsksForADirectory(t *testing.T) {
 		t.Fatalf("+why by directory: %d %q %q", code, out, errOut)
 	}
 }
+
+// Regression: +session show (and restart) --session NAME, run from another
+// directory, looked only in that directory's sessions and said "no such
+// session", though +status listed it; the README says restart --session
+// works from any shell of yours. A name found in one of the user's
+// sessions directories is that session; one found in two is refused with
+// both named.
+func TestSessionByNameFromAnotherDirectory(t *testing.T) {
+	root := t.TempDir()
+	bin := testbin.Superclaude(t)
+	in := func(dir, pane string) runner {
+		os.MkdirAll(dir, 0o700)
+		return runner{t: t, bin: bin, dir: dir, env: []string{
+			"SUPERCLAUDE_SESSIONS_DIR=", "SUPERCLAUDE_SUPERVISOR=", "TMUX=", "SUPERCLAUDE_PANE_ID=" + pane,
+			"CLAUDE_SUPERVISOR_PID=" + strconv.Itoa(os.Getpid()),
+			"SUPERCLAUDE_STATE_DIR=" + filepath.Join(root, "state"),
+		}}
+	}
+	a, b, elsewhere := filepath.Join(root, "a"), filepath.Join(root, "b"), filepath.Join(root, "elsewhere")
+	for _, act := range []struct{ dir, pane, name string }{{a, "f:w:A", "solo"}, {a, "f:w:A2", "demo"}, {b, "f:w:B", "demo"}} {
+		if _, e, code := in(act.dir, act.pane).run("", "+session", "activate", "sessions/"+act.name, "implement"); code != 0 {
+			t.Fatal(e)
+		}
+	}
+	out, errOut, code := in(elsewhere, "").run("", "+session", "show", "--session", "solo")
+	if code != 0 || !strings.Contains(out, `"projectDir": "`+a+`"`) {
+		t.Fatalf("+session show --session solo from elsewhere: %d %q %q", code, out, errOut)
+	}
+	_, errOut, code = in(elsewhere, "").run("", "+session", "show", "--session", "demo")
+	if code == 0 || !strings.Contains(errOut, filepath.Join(b, "sessions", "demo")) {
+		t.Fatalf("+session show --session demo with two: %d %q", code, errOut)
+	}
+	if _, errOut, code = in(elsewhere, "").run("", "+session", "show", "--session", "nowhere"); code == 0 || !strings.Contains(errOut, "nowhere: no such session") {
+		t.Fatalf("+session show --session nowhere: %d %q", code, errOut)
+	}
+}
