@@ -127,7 +127,7 @@ func (s *Supervisor) chooseResume(found *state.Session, labelled bool, plan Plan
 	case ChooseNew:
 		return Plan{Action: Fresh, Reason: "a new conversation, not the pane's previous one (" + found.State.SessionID + ")"}
 	case ChooseAbort:
-		return Plan{Action: Stop, Reason: "the person chose not to start"}
+		return Plan{Action: Stop, Reason: "you chose Abort"}
 	}
 	return plan
 }

@@ -76,8 +76,8 @@ func upCommand() *cobra.Command {
 				return err
 			}
 			out := c.OutOrStdout()
-			fmt.Fprintf(out, "fleet %s is up: %d panes started, %d already running; sessions in %s\n",
-				spec.Name, rep.Started, rep.Running, spec.SessionsDir())
+			fmt.Fprintf(out, "fleet %s is up: %s started, %d already running; sessions in %s\n",
+				spec.Name, plural(rep.Started, "pane", "panes"), rep.Running, spec.SessionsDir())
 			for _, wt := range rep.Worktrees {
 				fmt.Fprintf(out, "new worktree %s\n", wt)
 			}
@@ -145,9 +145,9 @@ has: those are kept, and named.`,
 			rep, err := fleet.Down(name, file, fleet.Options{Tmux: fleetServer(socket, spec), Grace: grace, Now: now})
 			switch {
 			case err == nil:
-				fmt.Fprintf(out, "fleet %s is down: %d supervisors stopped, %d killed\n", name, rep.Stopped, rep.Killed)
+				fmt.Fprintf(out, "fleet %s is down: %s stopped, %d killed\n", name, plural(rep.Stopped, "supervisor", "supervisors"), rep.Killed)
 				if rep.Foreign > 0 {
-					fmt.Fprintf(out, "kept the tmux session: %d panes in it were not started by superclaude\n", rep.Foreign)
+					fmt.Fprintf(out, "kept the tmux session: %s in it %s not started by superclaude\n", plural(rep.Foreign, "pane", "panes"), map[bool]string{true: "was", false: "were"}[rep.Foreign == 1])
 				}
 			case errors.Is(err, fleet.ErrNotUp) && cleanWorktrees:
 				fmt.Fprintf(out, "fleet %s is not up\n", name)

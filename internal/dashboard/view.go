@@ -238,8 +238,12 @@ func (m Model) title() string {
 	for _, r := range m.rows {
 		count[r.Status]++
 	}
-	t := fmt.Sprintf("superclaude dashboard — %d sessions: %d running, %d stale, %d stopped",
-		len(m.rows), count[Running], count[Stale], count[Stopped])
+	sessions := "sessions"
+	if len(m.rows) == 1 {
+		sessions = "session"
+	}
+	t := fmt.Sprintf("superclaude dashboard — %d %s: %d running, %d stale, %d stopped",
+		len(m.rows), sessions, count[Running], count[Stale], count[Stopped])
 	if !m.now.IsZero() {
 		t += fmt.Sprintf(" — %s, every %s", m.now.Local().Format("15:04:05"), m.refresh)
 	}

@@ -115,7 +115,7 @@ func TestDownLeavesAPaneSomeoneElseOpenedInTheFleet(t *testing.T) {
 	shell, job := w.foreignJob("user", "split-window", "-t", "=work:main")
 
 	out := w.SC("+down", w.File, "--grace", "500ms")
-	if !strings.Contains(out, "1 supervisors stopped, 0 killed") || !strings.Contains(out, "kept the tmux session: 1 panes") {
+	if !strings.Contains(out, "1 supervisor stopped, 0 killed") || !strings.Contains(out, "kept the tmux session: 1 pane in it was") {
 		t.Errorf("+down: %s", out)
 	}
 	for _, id := range identitiesOf(t, w.starts()) {

@@ -86,7 +86,7 @@ func TestTmuxSocketIsANameOrAPath(t *testing.T) {
 		t.Fatalf("the fleet is not on the server named by its file")
 	}
 	w.waitBound(1)
-	if out := w.SC("+down", w.File); !strings.Contains(out, "1 supervisors stopped") {
+	if out := w.SC("+down", w.File); !strings.Contains(out, "1 supervisor stopped") {
 		t.Errorf("+down FILE with the server in the file: %s", out)
 	}
 	if onServer("scfleet") {
