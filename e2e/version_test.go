@@ -20,7 +20,7 @@ func TestVersionIsClaudesOwn(t *testing.T) {
 	if _, code := tm.runShell(pane, "superclaude +session activate sessions/release-notes release"); code != 0 {
 		t.Fatalf("activating a session exited %d", code)
 	}
-	for _, args := range []string{"--version", "-v"} {
+	for _, args := range []string{"--version", "-v", "-V"} {
 		if out, code := tm.runShell(pane, "superclaude "+args); strings.TrimSpace(out) != want || code != 0 {
 			t.Errorf("superclaude %s printed %q and exited %d; want claude's %q and its exit 0", args, out, code, want)
 		}
