@@ -85,6 +85,27 @@ func run(args []string) int {
 	return runAgent(args)
 }
 
+// unknownCommand says that word is not one of parent's commands, with the
+// nearest as a suggestion, and ends the program with 2: a mistyped
+// subcommand or help topic is an error, as a mistyped +command is.
+func unknownCommand(parent *cobra.Command, word string) error {
+	var names []string
+	for _, sub := range parent.Commands() {
+		names = append(names, sub.Name())
+	}
+	// superclaude's own --help would go to claude: +help lists ours.
+	of, list := parent.Name(), parent.CommandPath()+" --help"
+	if parent.Parent() == nil {
+		of, list = "superclaude", "superclaude +help"
+	}
+	msg := fmt.Sprintf("superclaude: %s is not a %s command", word, of)
+	if s := cli.Suggest(word, names); s != "" {
+		msg += fmt.Sprintf("; did you mean %s?", s)
+	}
+	fmt.Fprintln(os.Stderr, termtext.Clean(msg)+" ("+list+" lists them)")
+	return exitCode(2)
+}
+
 // isArgCountError reports whether msg is cobra's complaint about the
 // number of arguments (cobra.ExactArgs and its kin).
 func isArgCountError(msg string) bool {
@@ -137,20 +158,10 @@ claude subcommand, option or prompt:
 				if len(args) == 0 {
 					return root.Help()
 				}
-				parent, word, of := root, args[0], "superclaude"
 				if target != nil && target != root {
-					parent, word, of = target, rest[0], target.Name()
+					return unknownCommand(target, rest[0])
 				}
-				var names []string
-				for _, sub := range parent.Commands() {
-					names = append(names, sub.Name())
-				}
-				msg := fmt.Sprintf("superclaude: %s is not a %s command", word, of)
-				if s := cli.Suggest(word, names); s != "" {
-					msg += fmt.Sprintf("; did you mean %s?", s)
-				}
-				fmt.Fprintln(os.Stderr, termtext.Clean(msg)+" (superclaude +help lists them)")
-				return exitCode(2)
+				return unknownCommand(root, args[0])
 			}
 			return target.Help()
 		},

@@ -17,7 +17,6 @@ import (
 	"github.com/superclaude/superclaude/internal/config"
 	"github.com/superclaude/superclaude/internal/control"
 	"github.com/superclaude/superclaude/internal/proc"
-	"github.com/superclaude/superclaude/internal/termtext"
 	"github.com/superclaude/superclaude/state"
 	"github.com/superclaude/superclaude/supervise"
 )
@@ -136,16 +135,7 @@ named by $CLAUDE_SUPERVISOR_PID, unless --session names one.`,
 			if len(args) == 0 {
 				return c.Help()
 			}
-			msg := fmt.Sprintf("superclaude: %s is not a +session command", args[0])
-			var names []string
-			for _, sub := range c.Commands() {
-				names = append(names, sub.Name())
-			}
-			if s := cli.Suggest(args[0], names); s != "" {
-				msg += fmt.Sprintf("; did you mean %s?", s)
-			}
-			fmt.Fprintln(os.Stderr, termtext.Clean(msg)+" (superclaude +session --help lists them)")
-			return exitCode(2)
+			return unknownCommand(c, args[0])
 		},
 	}
 	var which string
