@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 
 	"github.com/superclaude/superclaude/internal/cli"
 	"github.com/superclaude/superclaude/internal/config"
@@ -207,6 +208,14 @@ named by $CLAUDE_SUPERVISOR_PID, unless --session names one.`,
 			}
 			if err != nil {
 				return err
+			}
+			if _, serr := config.Supervisor(); errors.Is(serr, config.ErrNoSupervisor) && term.IsTerminal(int(os.Stderr.Fd())) {
+				// A person typing it in a plain shell: the seeds' rule
+				// makes the shell the owner, which +status shows as
+				// running. Say what that means; a skill's Bash has no
+				// terminal and is not told.
+				fmt.Fprintf(os.Stderr, "superclaude: no supervisor here: the session is owned by pid %d (this shell); "+
+					"restarts and the overflow guard need claude started as superclaude\n", owner.PID)
 			}
 			return print(c.OutOrStdout(), &state.Session{Name: name, Dir: filepath.Join(store.Root, name), State: st})
 		},

@@ -200,3 +200,27 @@ func TestSessionByNameFromAnotherDirectory(t *testing.T) {
 		t.Fatalf("+session show --session nowhere: %d %q", code, errOut)
 	}
 }
+
+// +session activate typed by a person in a plain shell makes the shell the
+// owner (seed 000's $PPID rule), which +status then shows as running; the
+// person is told what that means. A skill's Bash, which has no terminal,
+// is not.
+func TestActivateInAPlainShellSaysThereIsNoSupervisor(t *testing.T) {
+	dir := t.TempDir()
+	cmd := exec.Command(testbin.Superclaude(t), "+session", "activate", "sessions/demo", "demo")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "SUPERCLAUDE_SESSIONS_DIR=", "SUPERCLAUDE_SUPERVISOR=", "CLAUDE_SUPERVISOR_PID=", "TMUX=",
+		"SUPERCLAUDE_PANE_ID=", "SUPERCLAUDE_STATE_DIR="+filepath.Join(dir, "state"))
+	p := testbin.StartPTY(t, cmd)
+	if code := p.Wait(t, 20*time.Second); code != 0 {
+		t.Fatalf("activate exited %d: %s", code, p.Output())
+	}
+	if !strings.Contains(p.Output(), "no supervisor here") {
+		t.Errorf("on a terminal, activate said %q", p.Output())
+	}
+	r := runner{t: t, bin: testbin.Superclaude(t), dir: dir, env: []string{"SUPERCLAUDE_SESSIONS_DIR=", "SUPERCLAUDE_SUPERVISOR=",
+		"CLAUDE_SUPERVISOR_PID=", "TMUX=", "SUPERCLAUDE_PANE_ID=", "SUPERCLAUDE_STATE_DIR=" + filepath.Join(dir, "state")}}
+	if _, errOut, code := r.run("", "+session", "activate", "sessions/demo2", "demo"); code != 0 || strings.Contains(errOut, "no supervisor") {
+		t.Errorf("without a terminal: %d %q", code, errOut)
+	}
+}
