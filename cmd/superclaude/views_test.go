@@ -140,15 +140,7 @@ func (s *syncBuf) String() string {
 // lists their directories; a directory names one.
 func TestWhyOfANameTwoProjectsShareAsksForADirectory(t *testing.T) {
 	root := t.TempDir()
-	bin := testbin.Superclaude(t)
-	in := func(dir, pane string) runner {
-		os.MkdirAll(dir, 0o700)
-		return runner{t: t, bin: bin, dir: dir, env: []string{
-			"SUPERCLAUDE_SESSIONS_DIR=", "SUPERCLAUDE_SUPERVISOR=", "TMUX=", "SUPERCLAUDE_PANE_ID=" + pane,
-			"CLAUDE_SUPERVISOR_PID=" + strconv.Itoa(os.Getpid()),
-			"SUPERCLAUDE_STATE_DIR=" + filepath.Join(root, "state"),
-		}}
-	}
+	in := inProject(t, root)
 	a, b := filepath.Join(root, "a"), filepath.Join(root, "b")
 	for dir, pane := range map[string]string{a: "f:w:A", b: "f:w:B"} {
 		if _, e, code := in(dir, pane).run("", "+session", "activate", "sessions/demo", "implement"); code != 0 {
@@ -173,15 +165,7 @@ func TestWhyOfANameTwoProjectsShareAsksForADirectory(t *testing.T) {
 // both named.
 func TestSessionByNameFromAnotherDirectory(t *testing.T) {
 	root := t.TempDir()
-	bin := testbin.Superclaude(t)
-	in := func(dir, pane string) runner {
-		os.MkdirAll(dir, 0o700)
-		return runner{t: t, bin: bin, dir: dir, env: []string{
-			"SUPERCLAUDE_SESSIONS_DIR=", "SUPERCLAUDE_SUPERVISOR=", "TMUX=", "SUPERCLAUDE_PANE_ID=" + pane,
-			"CLAUDE_SUPERVISOR_PID=" + strconv.Itoa(os.Getpid()),
-			"SUPERCLAUDE_STATE_DIR=" + filepath.Join(root, "state"),
-		}}
-	}
+	in := inProject(t, root)
 	a, b, elsewhere := filepath.Join(root, "a"), filepath.Join(root, "b"), filepath.Join(root, "elsewhere")
 	for _, act := range []struct{ dir, pane, name string }{{a, "f:w:A", "solo"}, {a, "f:w:A2", "demo"}, {b, "f:w:B", "demo"}} {
 		if _, e, code := in(act.dir, act.pane).run("", "+session", "activate", "sessions/"+act.name, "implement"); code != 0 {
@@ -222,5 +206,20 @@ func TestActivateInAPlainShellSaysThereIsNoSupervisor(t *testing.T) {
 		"CLAUDE_SUPERVISOR_PID=", "TMUX=", "SUPERCLAUDE_PANE_ID=", "SUPERCLAUDE_STATE_DIR=" + filepath.Join(dir, "state")}}
 	if _, errOut, code := r.run("", "+session", "activate", "sessions/demo2", "demo"); code != 0 || strings.Contains(errOut, "no supervisor") {
 		t.Errorf("without a terminal: %d %q", code, errOut)
+	}
+}
+
+// inProject returns how to run superclaude in a directory as from a pane,
+// with the user's state under root and this test process standing for the
+// supervisor; the directory is made.
+func inProject(t *testing.T, root string) func(dir, pane string) runner {
+	bin := testbin.Superclaude(t)
+	return func(dir, pane string) runner {
+		os.MkdirAll(dir, 0o700)
+		return runner{t: t, bin: bin, dir: dir, env: []string{
+			"SUPERCLAUDE_SESSIONS_DIR=", "SUPERCLAUDE_SUPERVISOR=", "TMUX=", "SUPERCLAUDE_PANE_ID=" + pane,
+			"CLAUDE_SUPERVISOR_PID=" + strconv.Itoa(os.Getpid()),
+			"SUPERCLAUDE_STATE_DIR=" + filepath.Join(root, "state"),
+		}}
 	}
 }
