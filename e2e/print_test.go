@@ -16,7 +16,8 @@ import (
 // and exits 0 as `claude -p` does; the process the answer's Bash tool
 // detached with setsid, which would outlive `claude -p`, is gone when the
 // command returns. A one-shot run is never supervised (no session, no
-// restart) but keeps the sweep.
+// restart) but keeps the sweep, which here comes after claude was started
+// before superclaude's main (internal/handover), as in any plain shell.
 func TestPrintModeSweepsWhatItsToolLeft(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
@@ -44,6 +45,10 @@ func TestPrintModeSweepsWhatItsToolLeft(t *testing.T) {
 	if proc.PIDAlive(pid) {
 		syscall.Kill(pid, syscall.SIGKILL)
 		t.Errorf("the process the tool detached (pid %d) outlived superclaude -p", pid)
+	}
+	log, _ := os.ReadFile(filepath.Join(w.state, "superclaude.log"))
+	if !strings.Contains(string(log), "swept what the agent left") || !strings.Contains(string(log), `started="before main"`) {
+		t.Errorf("no sweep after an agent started before main in the log:\n%s", log)
 	}
 	if names, _ := w.store().Names(); len(names) != 1 || names[0] != "notes" {
 		t.Errorf("sessions after -p: %v, want only the skill's", names)

@@ -36,6 +36,10 @@ func run(args []string) int {
 		fmt.Fprintln(os.Stderr, "superclaude: cannot start the agent:", termtext.Clean(err.Error()))
 		return 127
 	}
+	if r := handover.Ran(); r != nil {
+		// The agent has run (`-p`) and may have left something behind.
+		return finishRun(r)
+	}
 	if len(args) == 0 || !strings.HasPrefix(args[0], cli.Prefix) &&
 		args[0] != cobra.ShellCompRequestCmd && args[0] != cobra.ShellCompNoDescRequestCmd {
 		// The agent's command line: no need to build superclaude's

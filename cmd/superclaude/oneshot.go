@@ -38,7 +38,9 @@ import (
 //     plain child on its own terminal (same process group: Ctrl-C and
 //     Ctrl-Z reach it from the terminal exactly as they would reach
 //     claude), waits, sweeps what the agent left, and ends as the agent
-//     did — by the same signal where Go lets a program die by one.
+//     did — by the same signal (handover.DieBy). On Linux the commonest
+//     of these, `-p` first, is run by internal/handover before main; the
+//     sweep comes back here (finishRun) only when something is left.
 //
 // oneShot reports done=false when args are not a one-shot run of a known
 // profile; the supervision tree then takes them.
@@ -106,8 +108,8 @@ func isBareHelp(args []string) bool {
 
 // runChild runs the agent as a child on our own terminal and returns its
 // exit code; when sweep is set, what it left behind is ended after it.
-// When the agent died by a signal our runtime lets us die by, we die by it
-// too, so that our parent sees exactly the agent's status.
+// When the agent died by a signal, we die by it too where we can
+// (handover.DieBy), so that our parent sees exactly the agent's status.
 //
 // It forks directly rather than through child.Start: no session leader or
 // pty to set up, and none of os/exec's first-use costs (a probe fork for
@@ -156,32 +158,31 @@ func runChild(path string, args []string, sweep bool, grace time.Duration) int {
 		}
 	}
 	signal.Stop(sigs)
-	if sweep && mayHaveLeftovers() {
-		wd := watchdog.New(grace, config.EnvSupervisor, self.String(), nil)
-		if res := wd.Sweep(context.Background(), nil); res.Found > 0 {
-			log, closeLog := openLog()
-			log.Info("one-shot run: swept what the agent left", "found", res.Found, "killed", res.Killed, "args", args)
-			closeLog()
-		}
+	if sweep && handover.MayHaveLeftovers() {
+		sweepAfter(self.String(), grace, args, "by main")
 	}
-	if ws.Signaled() {
-		dieBy(ws.Signal())
-		return 128 + int(ws.Signal())
-	}
-	return ws.ExitStatus()
+	return handover.ExitCode(ws)
 }
 
-// dieBy ends the program by sig where Go's runtime lets it: the signals it
-// kills a program with when nobody listens (SIGHUP, SIGINT, SIGTERM) and
-// SIGKILL. For others (SIGQUIT would print goroutines, SIGPIPE and SIGUSR1
-// would be ignored) it returns, and the caller exits with 128+n.
-func dieBy(sig syscall.Signal) {
-	switch sig {
-	case syscall.SIGHUP, syscall.SIGINT, syscall.SIGTERM, syscall.SIGKILL:
-	default:
-		return
+// finishRun finishes a print-mode run internal/handover ran before main:
+// the agent has exited and left something that may still run. It sweeps,
+// as runChild would have, and returns the exit code.
+func finishRun(r *handover.Run) int {
+	// The hand-over takes no run with a SUPERCLAUDE_* option set, so
+	// these are the defaults.
+	o, _ := defaultOptions()
+	sweepAfter(r.Marker, o.grace, r.Args, "before main")
+	return handover.ExitCode(r.Status)
+}
+
+// sweepAfter ends what a one-shot agent started with marker in its
+// environment left behind, and logs what it found and who started the
+// agent (internal/handover "before main", or main).
+func sweepAfter(marker string, grace time.Duration, args []string, started string) {
+	wd := watchdog.New(grace, config.EnvSupervisor, marker, nil)
+	if res := wd.Sweep(context.Background(), nil); res.Found > 0 {
+		log, closeLog := openLog()
+		log.Info("one-shot run: swept what the agent left", "found", res.Found, "killed", res.Killed, "args", args, "started", started)
+		closeLog()
 	}
-	signal.Reset(sig)
-	syscall.Kill(os.Getpid(), sig)
-	time.Sleep(time.Second) // delivered well before
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -78,44 +79,142 @@ func TestVersionHandsTheProcessToTheAgent(t *testing.T) {
 // (`-p`) is not handed over, because a tool's `setsid … &` outlives claude;
 // superclaude sweeps it once the agent has exited, and exits with the
 // agent's code.
+// printPaths are the two ways a print-mode run goes: taken by
+// internal/handover before main (`-p` first), and main's own one-shot
+// path (`-p` further along). Both must behave alike.
+var printPaths = map[string][]string{"handover": {"-p", "hi"}, "main": {"hi", "-p"}}
+
 func TestPrintRunSweepsWhatTheAgentLeft(t *testing.T) {
-	dir := t.TempDir()
-	sleeper := filepath.Join(dir, "sleeper.pid")
-	agent := oneShotAgent(t, dir, "setsid sh -c 'echo $$ > "+sleeper+"; exec sleep 300' & while [ ! -s "+sleeper+" ]; do sleep 0.01; done; exit 5")
-	cmd := oneShotCommand(t, dir, agent, "-p", "hi")
-	err := cmd.Run()
-	var ee *exec.ExitError
-	if !errors.As(err, &ee) || ee.ExitCode() != 5 {
-		t.Fatalf("superclaude -p: %v, want the agent's exit 5", err)
-	}
-	b, _ := os.ReadFile(sleeper)
-	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
-	if pid <= 0 {
-		t.Fatalf("the agent's leftover never started: %q", b)
-	}
-	deadline := time.Now().Add(5 * time.Second)
-	for proc.PIDAlive(pid) {
-		if time.Now().After(deadline) {
-			syscall.Kill(pid, syscall.SIGKILL)
-			t.Fatal("the agent's setsid leftover outlived the one-shot run")
-		}
-		time.Sleep(10 * time.Millisecond)
+	for name, args := range printPaths {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			sleeper := filepath.Join(dir, "sleeper.pid")
+			agent := oneShotAgent(t, dir, "setsid sh -c 'echo $$ > "+sleeper+"; exec sleep 300' & while [ ! -s "+sleeper+" ]; do sleep 0.01; done; exit 5")
+			cmd := oneShotCommand(t, dir, agent, args...)
+			err := cmd.Run()
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != 5 {
+				t.Fatalf("superclaude %s: %v, want the agent's exit 5", args, err)
+			}
+			b, _ := os.ReadFile(sleeper)
+			pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+			if pid <= 0 {
+				t.Fatalf("the agent's leftover never started: %q", b)
+			}
+			deadline := time.Now().Add(5 * time.Second)
+			for proc.PIDAlive(pid) {
+				if time.Now().After(deadline) {
+					syscall.Kill(pid, syscall.SIGKILL)
+					t.Fatal("the agent's setsid leftover outlived the one-shot run")
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+			if _, got := agentOut(t, dir); got != strings.Join(args, " ") {
+				t.Errorf("the agent ran with %q, want %q", got, args)
+			}
+		})
 	}
 }
 
 // TestOneShotEndsAsTheAgentDid: an agent killed by a signal makes
 // superclaude die by the same signal, so that the shell sees exactly what
-// it would have seen of claude.
+// it would have seen of claude. On Linux that holds for any signal (SIGUSR1:
+// Go's runtime would ignore it); on macOS for those Go's runtime dies by.
 func TestOneShotEndsAsTheAgentDid(t *testing.T) {
-	dir := t.TempDir()
-	agent := oneShotAgent(t, dir, "kill -TERM $$; sleep 5")
-	err := oneShotCommand(t, dir, agent, "-p", "hi").Run()
-	var ee *exec.ExitError
-	if !errors.As(err, &ee) {
-		t.Fatalf("superclaude -p: %v", err)
+	sigs := []syscall.Signal{syscall.SIGTERM, syscall.SIGINT}
+	if runtime.GOOS == "linux" {
+		sigs = append(sigs, syscall.SIGUSR1)
 	}
-	if ws := ee.Sys().(syscall.WaitStatus); !ws.Signaled() || ws.Signal() != syscall.SIGTERM {
-		t.Fatalf("superclaude ended with %v, want killed by SIGTERM as the agent was", ws)
+	for name, args := range printPaths {
+		for _, sig := range sigs {
+			t.Run(name+"_"+sig.String(), func(t *testing.T) {
+				dir := t.TempDir()
+				agent := oneShotAgent(t, dir, fmt.Sprintf("kill -%d $$; sleep 5", sig))
+				err := oneShotCommand(t, dir, agent, args...).Run()
+				var ee *exec.ExitError
+				if !errors.As(err, &ee) {
+					t.Fatalf("superclaude %s: %v", args, err)
+				}
+				if ws := ee.Sys().(syscall.WaitStatus); !ws.Signaled() || ws.Signal() != sig {
+					t.Fatalf("superclaude ended with %v, want killed by %v as the agent was", ws, sig)
+				}
+			})
+		}
+	}
+}
+
+// TestPrintRunLeavesSignalsToTheAgent: while a print-mode agent runs,
+// SIGINT and SIGQUIT sent to superclaude (the terminal sends them to the
+// agent too) do not end superclaude before the agent, and SIGTERM sent to
+// superclaude alone is passed on, so the agent decides how the run ends.
+func TestPrintRunLeavesSignalsToTheAgent(t *testing.T) {
+	for name, args := range printPaths {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			ready := filepath.Join(dir, "ready")
+			agent := oneShotAgent(t, dir, "trap 'exit 7' TERM; touch "+ready+"; i=0; while [ $i -lt 500 ]; do sleep 0.01; i=$((i+1)); done; exit 3")
+			cmd := oneShotCommand(t, dir, agent, args...)
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			deadline := time.Now().Add(10 * time.Second)
+			for {
+				if _, err := os.Stat(ready); err == nil {
+					break
+				}
+				if time.Now().After(deadline) {
+					cmd.Process.Kill()
+					t.Fatal("the agent never started")
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+			waitSignalsTaken(t, cmd.Process.Pid)
+			cmd.Process.Signal(syscall.SIGINT)
+			cmd.Process.Signal(syscall.SIGQUIT)
+			time.Sleep(50 * time.Millisecond)
+			cmd.Process.Signal(syscall.SIGTERM)
+			err := cmd.Wait()
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != 7 {
+				t.Fatalf("superclaude %s: %v; want the agent's exit 7, from its SIGTERM trap", args, err)
+			}
+		})
+	}
+}
+
+// waitSignalsTaken waits until superclaude, pid, has set up its signals
+// for the agent's run: SIGINT and SIGQUIT ignored or caught, SIGTERM and
+// SIGHUP caught. internal/handover does it just after the agent has
+// started, so the agent's first words do not say it is done. Where
+// /proc/PID/status is missing (macOS) it returns at once: main's path
+// there sets them up before the agent starts.
+func waitSignalsTaken(t *testing.T, pid int) {
+	t.Helper()
+	bit := func(s syscall.Signal) uint64 { return 1 << (uint(s) - 1) }
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+		if err != nil {
+			return
+		}
+		var ign, cgt uint64
+		for _, line := range strings.Split(string(b), "\n") {
+			if v, ok := strings.CutPrefix(line, "SigIgn:"); ok {
+				ign, _ = strconv.ParseUint(strings.TrimSpace(v), 16, 64)
+			}
+			if v, ok := strings.CutPrefix(line, "SigCgt:"); ok {
+				cgt, _ = strconv.ParseUint(strings.TrimSpace(v), 16, 64)
+			}
+		}
+		quiet := bit(syscall.SIGINT) | bit(syscall.SIGQUIT)
+		passed := bit(syscall.SIGTERM) | bit(syscall.SIGHUP)
+		if (ign|cgt)&quiet == quiet && cgt&passed == passed {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("superclaude never took its signals: SigIgn %x SigCgt %x", ign, cgt)
+		}
+		time.Sleep(time.Millisecond)
 	}
 }
 
@@ -169,6 +268,12 @@ func TestHandoverAgreesWithMain(t *testing.T) {
 		{[]string{"--version"}, map[string]string{"PATH": bin, envAgent: filepath.Join(dir, "missing")}},
 		{[]string{"--help"}, map[string]string{"PATH": bin}},
 		{[]string{"-p", "hi"}, map[string]string{"PATH": bin}},
+		{[]string{"--print", "hi", "--model", "x"}, map[string]string{"PATH": front + ":" + bin}},
+		{[]string{"-p", "--version"}, map[string]string{"PATH": bin}},
+		{[]string{"-p", "--help"}, map[string]string{"PATH": bin}},
+		{[]string{"-p", "hi", "--resume-policy", "never"}, map[string]string{"PATH": bin}},
+		{[]string{"-p", "hi"}, map[string]string{"PATH": bin, envGrace: "1s"}},
+		{[]string{"hi", "-p"}, map[string]string{"PATH": bin}},
 		{[]string{"mcp", "list"}, map[string]string{"PATH": bin}},
 		{[]string{}, map[string]string{"PATH": bin}},
 	} {
@@ -182,8 +287,9 @@ func TestHandoverAgreesWithMain(t *testing.T) {
 			for k, v := range tc.env {
 				t.Setenv(k, v)
 			}
-			command, ok := handover.Decide(tc.args, os.Environ())
+			command, kind := handover.Decide(tc.args, os.Environ())
 			var path string
+			ok := kind != handover.None
 			if ok {
 				path, ok = handover.LookPath(command, os.Getenv("PATH"), self)
 			}
@@ -196,13 +302,15 @@ func TestHandoverAgreesWithMain(t *testing.T) {
 				t.Fatalf("handover execs %s where main fails first: %v", path, err)
 			}
 			plan, oneShot := planOneShot(o, tc.args)
-			if !oneShot || !plan.handOver || plan.err != nil || plan.path != path {
-				t.Fatalf("handover execs %s; main plans %+v (one-shot %v)", path, plan, oneShot)
+			// A print-mode run handover starts as a child is one main
+			// runs once too, as a child or handed over, never supervised.
+			if !oneShot || kind == handover.Exec && !plan.handOver || plan.footer || plan.err != nil || plan.path != path {
+				t.Fatalf("handover runs %s (%v); main plans %+v (one-shot %v)", path, kind, plan, oneShot)
 			}
 		})
 	}
-	if taken < 4 {
-		t.Errorf("handover took %d of the cases; the plain ones should be handed over", taken)
+	if taken < 7 {
+		t.Errorf("handover took %d of the cases; the plain ones should be taken", taken)
 	}
 }
 
@@ -238,24 +346,27 @@ func TestHandoverComesBeforeTheHeavyInitialisers(t *testing.T) {
 		}
 		return stderr.String()
 	}
-	// The probe sees them when the run is not handed over early.
-	all := inits("-p", "hi")
+	// The probe sees them when the run is not taken early (a -p that is
+	// not the first argument is main's).
+	all := inits("hi", "-p")
 	for _, p := range heavy {
 		if !strings.Contains(all, "init "+p+" @") {
-			t.Fatalf("inittrace of a -p run has no line for %s:\n%s", p, all)
+			t.Fatalf("inittrace of a `hi -p` run has no line for %s:\n%s", p, all)
 		}
 	}
-	early := inits("--version")
-	if !strings.Contains(early, "init os @") {
-		t.Fatalf("inittrace of --version has no line for os:\n%s", early)
-	}
-	for _, p := range heavy {
-		if strings.Contains(early, "init "+p+" @") {
-			t.Errorf("%s initialised before --version was handed over:\n%s", p, early)
+	for _, args := range [][]string{{"--version"}, {"-p", "hi"}} {
+		early := inits(args...)
+		if !strings.Contains(early, "init os @") {
+			t.Fatalf("inittrace of %s has no line for os:\n%s", args, early)
 		}
-	}
-	if pid, args := agentOut(t, dir); args != "--version" || pid <= 0 {
-		t.Errorf("the agent ran with %q", args)
+		for _, p := range heavy {
+			if strings.Contains(early, "init "+p+" @") {
+				t.Errorf("%s initialised before %s was taken:\n%s", p, args, early)
+			}
+		}
+		if pid, got := agentOut(t, dir); got != strings.Join(args, " ") || pid <= 0 {
+			t.Errorf("the agent ran with %q, not %q", got, args)
+		}
 	}
 }
 

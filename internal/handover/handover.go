@@ -1,5 +1,6 @@
-// Package handover hands `superclaude --version` to the agent before the
-// rest of the program has initialised.
+// Package handover runs the agent's one-shot invocations before the rest of
+// the program has initialised: `superclaude --version` and, on Linux,
+// `superclaude -p …`.
 //
 // A run that only prints has nothing to supervise, and superclaude hands
 // its process over to the agent (exec; cmd/superclaude/oneshot.go says
@@ -10,20 +11,27 @@
 // decoder, cobra, net and the rest, about a third of a millisecond more
 // (docs/benchmarks.md, "One-shot runs").
 //
+// A print-mode run (`-p`) runs tools, which can leave processes behind, so
+// it is run as a child and waited for, with a sweep after it (runPrint).
+// The sweep is main's, but it is needed only when something is left, and a
+// child subreaper knows that in one system call: the common run, which
+// leaves nothing, ends here with the agent's status.
+//
 // Go initialises packages in a fixed order (the spec, since Go 1.21:
 // sorted by import path, each as soon as everything it imports is
-// initialised). This package imports only os, path and syscall, so its init
-// runs right after os's and before any of those; it execs the agent from
-// there. TestHandoverComesBeforeTheHeavyInitialisers in cmd/superclaude
-// fails if a new import ever moves it later.
+// initialised). This package imports only os, os/signal, path and syscall
+// (and what they import), so its init runs right after theirs and before
+// any of those; it execs or runs the agent from there.
+// TestHandoverComesBeforeTheHeavyInitialisers in cmd/superclaude fails if
+// a new import ever moves it later.
 //
-// It takes only the plainest case and otherwise does nothing, leaving main
-// to decide as it always has (and to print any error): `--version`, `-v`
-// or `-V` alone, the claude profile, no option of superclaude's set in the
-// environment, the agent found on an absolute PATH entry (and not
-// superclaude itself, installed as claude). Whatever it execs, the full
-// path would have exec'd too (TestHandoverAgreesWithMain); when its exec
-// fails, main tries again and says why.
+// It takes only the plainest cases and otherwise does nothing, leaving
+// main to decide as it always has (and to print any error): see Decide;
+// the claude profile, no option of superclaude's set in the environment,
+// the agent found on an absolute PATH entry (and not superclaude itself,
+// installed as claude). Whatever it runs, the full path would have run
+// too, the same file with the same arguments (TestHandoverAgreesWithMain);
+// when its exec or fork fails, main tries again and says why.
 //
 // Its other job is the pass-through of a copy of superclaude started as
 // the agent (passthrough.go), which must come before anything else too.
@@ -41,17 +49,35 @@ func init() {
 	if passThrough(args, self) {
 		return // failed: main reports it
 	}
-	command, ok := Decide(args, syscall.Environ())
-	if !ok {
+	command, kind := Decide(args, syscall.Environ())
+	if kind == None {
 		return
 	}
 	file, ok := LookPath(command, os.Getenv("PATH"), self)
 	if !ok {
 		return
 	}
+	env := setEnv(syscall.Environ(), EnvAgentFile, file)
+	if kind == Child {
+		runPrint(file, args, env) // returns only when main has more to do
+		return
+	}
 	// On success this does not return; on failure main takes over.
-	syscall.Exec(file, append([]string{file}, args...), setEnv(syscall.Environ(), EnvAgentFile, file))
+	syscall.Exec(file, append([]string{file}, args...), env)
 }
+
+// Kind is what this package does with a run it takes.
+type Kind int
+
+const (
+	// None: not taken; main decides.
+	None Kind = iota
+	// Exec: a run that only prints (`--version`), handed over outright.
+	Exec
+	// Child: a print-mode run (`-p`), run as a child and waited for, so
+	// that what its tools leave behind can be swept (runPrint).
+	Child
+)
 
 // defaultCommand is the claude profile's command (supervise.Claude).
 const defaultCommand = "claude"
@@ -87,11 +113,22 @@ func Harmless() []string {
 }
 
 // Decide reports whether args, with the environment env (KEY=value
-// entries), are a run this package hands over, and the agent's command:
+// entries), are a run this package takes, how, and the agent's command:
 // $SUPERCLAUDE_AGENT or claude.
-func Decide(args []string, env []string) (command string, ok bool) {
-	if len(args) != 1 || (args[0] != "--version" && args[0] != "-v" && args[0] != "-V") {
-		return "", false
+//
+// It takes `--version`, `-v` or `-V` alone (Exec), and a run whose first
+// argument is `-p` or `--print` (Child): claude's print mode, one-shot
+// whatever follows, as supervise.ScanClaudeArgs reads it. A `-p` further
+// along may be another option's value, and `--resume-policy` is
+// superclaude's own: those runs are main's.
+func Decide(args []string, env []string) (command string, kind Kind) {
+	switch {
+	case len(args) == 1 && (args[0] == "--version" || args[0] == "-v" || args[0] == "-V"):
+		kind = Exec
+	case len(args) > 0 && (args[0] == "-p" || args[0] == "--print") && !hasOwnOption(args):
+		kind = Child
+	default:
+		return "", None
 	}
 	var agent string
 	var agentSeen bool
@@ -116,15 +153,33 @@ func Decide(args []string, env []string) (command string, ok bool) {
 		case !harmless[key]:
 			// Even empty: main reads some with os.LookupEnv
 			// (SUPERCLAUDE_PTY_LEADER), where empty is not unset.
-			return "", false
+			return "", None
 		case key == "SUPERCLAUDE_PROFILE" && value != "" && value != defaultCommand:
-			return "", false
+			return "", None
 		}
 	}
 	if agent == "" {
-		return defaultCommand, true
+		return defaultCommand, kind
 	}
-	return agent, true
+	return agent, kind
+}
+
+// ownOption is superclaude's one option on the agent's command line
+// (cmd/superclaude's optResume), which main takes out before the agent
+// sees the arguments.
+const ownOption = "--resume-policy"
+
+// hasOwnOption reports whether args carry ownOption before any "--".
+func hasOwnOption(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if a == ownOption || len(a) > len(ownOption) && a[:len(ownOption)+1] == ownOption+"=" {
+			return true
+		}
+	}
+	return false
 }
 
 // LookPath finds command as os/exec's LookPath would, in the cases where

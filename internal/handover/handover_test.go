@@ -12,37 +12,52 @@ func TestDecide(t *testing.T) {
 		name    string
 		args    []string
 		env     []string
-		command string // "" means not handed over
+		command string // "" means not taken
+		kind    Kind   // Exec unless said
 	}{
-		{"--version", []string{"--version"}, nil, "claude"},
-		{"-v", []string{"-v"}, []string{"HOME=/h", "PATH=/bin"}, "claude"},
-		{"the agent from the environment", []string{"--version"}, []string{"SUPERCLAUDE_AGENT=/opt/claude"}, "/opt/claude"},
+		{"--version", []string{"--version"}, nil, "claude", None},
+		{"-v", []string{"-v"}, []string{"HOME=/h", "PATH=/bin"}, "claude", None},
+		{"the agent from the environment", []string{"--version"}, []string{"SUPERCLAUDE_AGENT=/opt/claude"}, "/opt/claude", None},
 		{"the first of two agents, as os.Getenv", []string{"--version"},
-			[]string{"SUPERCLAUDE_AGENT=/first", "SUPERCLAUDE_AGENT=/second"}, "/first"},
+			[]string{"SUPERCLAUDE_AGENT=/first", "SUPERCLAUDE_AGENT=/second"}, "/first", None},
 		{"an empty first agent counts, as for os.Getenv", []string{"--version"},
-			[]string{"SUPERCLAUDE_AGENT=", "SUPERCLAUDE_AGENT=/second"}, "claude"},
-		{"the claude profile named", []string{"--version"}, []string{"SUPERCLAUDE_PROFILE=claude"}, "claude"},
+			[]string{"SUPERCLAUDE_AGENT=", "SUPERCLAUDE_AGENT=/second"}, "claude", None},
+		{"the claude profile named", []string{"--version"}, []string{"SUPERCLAUDE_PROFILE=claude"}, "claude", None},
 		{"directories only a supervised run uses", []string{"--version"},
-			[]string{"SUPERCLAUDE_STATE_DIR=/s", "SUPERCLAUDE_SESSIONS_DIR=/t"}, "claude"},
-		{"-V", []string{"-V"}, nil, "claude"},
-		{"an empty profile is the default", []string{"--version"}, []string{"SUPERCLAUDE_PROFILE="}, "claude"},
-		{"an empty option is still there for main", []string{"--version"}, []string{"SUPERCLAUDE_GRACE="}, ""},
-		{"an empty internal variable main looks up", []string{"--version"}, []string{"SUPERCLAUDE_PTY_LEADER="}, ""},
+			[]string{"SUPERCLAUDE_STATE_DIR=/s", "SUPERCLAUDE_SESSIONS_DIR=/t"}, "claude", None},
+		{"-V", []string{"-V"}, nil, "claude", None},
+		{"an empty profile is the default", []string{"--version"}, []string{"SUPERCLAUDE_PROFILE="}, "claude", None},
+		{"an empty option is still there for main", []string{"--version"}, []string{"SUPERCLAUDE_GRACE="}, "", None},
+		{"an empty internal variable main looks up", []string{"--version"}, []string{"SUPERCLAUDE_PTY_LEADER="}, "", None},
 
-		{"no arguments", nil, nil, ""},
-		{"bare help gets superclaude's footer", []string{"--help"}, nil, ""},
-		{"more than the version", []string{"--version", "--debug"}, nil, ""},
-		{"a prompt", []string{"-p", "hi"}, nil, ""},
-		{"own command", []string{"+version"}, nil, ""},
-		{"another profile", []string{"--version"}, []string{"SUPERCLAUDE_PROFILE=generic"}, ""},
-		{"an option main parses", []string{"--version"}, []string{"SUPERCLAUDE_GRACE=soon"}, ""},
-		{"an option added later", []string{"--version"}, []string{"SUPERCLAUDE_SOMETHING_NEW=1"}, ""},
-		{"no value at all", []string{"--version"}, []string{"SUPERCLAUDE_GRACE"}, "claude"},
+		{"no arguments", nil, nil, "", None},
+		{"bare help gets superclaude's footer", []string{"--help"}, nil, "", None},
+		{"more than the version", []string{"--version", "--debug"}, nil, "", None},
+		{"print mode", []string{"-p", "hi"}, nil, "claude", Child},
+		{"print mode, long", []string{"--print", "hi", "--output-format", "json"}, nil, "claude", Child},
+		{"print mode, its agent from the environment", []string{"-p", "hi"}, []string{"SUPERCLAUDE_AGENT=/opt/claude"}, "/opt/claude", Child},
+		{"print mode with superclaude's option", []string{"-p", "hi", "--resume-policy", "never"}, nil, "", None},
+		{"print mode with superclaude's option inline", []string{"-p", "--resume-policy=never", "hi"}, nil, "", None},
+		{"print mode, the option after -- is the prompt's", []string{"-p", "--", "--resume-policy"}, nil, "claude", Child},
+		{"print mode, an option main parses", []string{"-p", "hi"}, []string{"SUPERCLAUDE_GRACE=5s"}, "", None},
+		{"-p further along may be a value", []string{"--append-system-prompt", "-p"}, nil, "", None},
+		{"a prompt first", []string{"hi", "-p"}, nil, "", None},
+		{"own command", []string{"+version"}, nil, "", None},
+		{"another profile", []string{"--version"}, []string{"SUPERCLAUDE_PROFILE=generic"}, "", None},
+		{"an option main parses", []string{"--version"}, []string{"SUPERCLAUDE_GRACE=soon"}, "", None},
+		{"an option added later", []string{"--version"}, []string{"SUPERCLAUDE_SOMETHING_NEW=1"}, "", None},
+		{"no value at all", []string{"--version"}, []string{"SUPERCLAUDE_GRACE"}, "claude", None},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			command, ok := Decide(tc.args, tc.env)
-			if got := map[bool]string{true: command}[ok]; got != tc.command {
-				t.Errorf("Decide(%q, %q) = %q, %v; want %q", tc.args, tc.env, command, ok, tc.command)
+			want := tc.kind
+			if tc.command == "" {
+				want = None
+			} else if want == None {
+				want = Exec
+			}
+			command, kind := Decide(tc.args, tc.env)
+			if kind != want || kind != None && command != tc.command {
+				t.Errorf("Decide(%q, %q) = %q, %v; want %q, %v", tc.args, tc.env, command, kind, tc.command, want)
 			}
 		})
 	}

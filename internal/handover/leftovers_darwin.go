@@ -1,6 +1,6 @@
-package main
+package handover
 
-// mayHaveLeftovers reports whether anything could be left to sweep after a
+// MayHaveLeftovers reports whether anything could be left to sweep after a
 // one-shot agent. On macOS there is no subreaper: what the agent left has
 // gone to launchd, and only the sweep's marker scan finds it.
-func mayHaveLeftovers() bool { return true }
+func MayHaveLeftovers() bool { return true }

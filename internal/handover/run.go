@@ -1,0 +1,40 @@
+package handover
+
+import (
+	"syscall"
+)
+
+// envSupervisor is config.EnvSupervisor: the marker a one-shot agent
+// carries, by which the sweep finds what it left.
+const envSupervisor = "SUPERCLAUDE_SUPERVISOR"
+
+// Run is a print-mode run this package ran before main and left for main
+// to finish: the agent has exited, and something it started may still run.
+type Run struct {
+	// Status is the agent's wait status.
+	Status syscall.WaitStatus
+	// Marker is the value of SUPERCLAUDE_SUPERVISOR in the agent's
+	// environment, this process's identity: the sweep looks for it.
+	Marker string
+	// Args are the agent's arguments, for the log.
+	Args []string
+}
+
+// ran is the run runPrint left for main.
+var ran *Run
+
+// Ran returns the print-mode run this package ran and left for main to
+// sweep after, or nil. Main must sweep, then exit with ExitCode(Status)
+// (after DieBy for a signal): the agent must not run again.
+func Ran() *Run { return ran }
+
+// ExitCode ends the program as the agent ended where it died by a signal
+// we can die by (DieBy), and otherwise returns the code to exit with: the
+// agent's, or 128+n for a signal n.
+func ExitCode(ws syscall.WaitStatus) int {
+	if ws.Signaled() {
+		DieBy(ws.Signal())
+		return 128 + int(ws.Signal())
+	}
+	return ws.ExitStatus()
+}
