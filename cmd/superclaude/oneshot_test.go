@@ -80,17 +80,23 @@ func TestVersionHandsTheProcessToTheAgent(t *testing.T) {
 // superclaude sweeps it once the agent has exited, and exits with the
 // agent's code.
 // printPaths are the two ways a print-mode run goes: taken by
-// internal/handover before main (`-p` first), and main's own one-shot
-// path (`-p` further along). Both must behave alike.
-var printPaths = map[string][]string{"handover": {"-p", "hi"}, "main": {"hi", "-p"}}
+// internal/handover before main, and main's own one-shot path, which takes
+// it when an option of superclaude's is set in the environment. Both must
+// behave alike. Each is the environment to add.
+var printPaths = map[string][]string{"handover": nil, "main": {envGrace + "=2s"}}
+
+// printArgs is the print-mode run of the tests on printPaths.
+var printArgs = []string{"-p", "hi"}
 
 func TestPrintRunSweepsWhatTheAgentLeft(t *testing.T) {
-	for name, args := range printPaths {
+	for name, extra := range printPaths {
+		args := printArgs
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
 			sleeper := filepath.Join(dir, "sleeper.pid")
 			agent := oneShotAgent(t, dir, "setsid sh -c 'echo $$ > "+sleeper+"; exec sleep 300' & while [ ! -s "+sleeper+" ]; do sleep 0.01; done; exit 5")
 			cmd := oneShotCommand(t, dir, agent, args...)
+			cmd.Env = append(cmd.Env, extra...)
 			err := cmd.Run()
 			var ee *exec.ExitError
 			if !errors.As(err, &ee) || ee.ExitCode() != 5 {
@@ -125,12 +131,15 @@ func TestOneShotEndsAsTheAgentDid(t *testing.T) {
 	if runtime.GOOS == "linux" {
 		sigs = append(sigs, syscall.SIGUSR1)
 	}
-	for name, args := range printPaths {
+	for name, extra := range printPaths {
+		args := printArgs
 		for _, sig := range sigs {
 			t.Run(name+"_"+sig.String(), func(t *testing.T) {
 				dir := t.TempDir()
 				agent := oneShotAgent(t, dir, fmt.Sprintf("kill -%d $$; sleep 5", sig))
-				err := oneShotCommand(t, dir, agent, args...).Run()
+				cmd := oneShotCommand(t, dir, agent, args...)
+				cmd.Env = append(cmd.Env, extra...)
+				err := cmd.Run()
 				var ee *exec.ExitError
 				if !errors.As(err, &ee) {
 					t.Fatalf("superclaude %s: %v", args, err)
@@ -148,12 +157,14 @@ func TestOneShotEndsAsTheAgentDid(t *testing.T) {
 // agent too) do not end superclaude before the agent, and SIGTERM sent to
 // superclaude alone is passed on, so the agent decides how the run ends.
 func TestPrintRunLeavesSignalsToTheAgent(t *testing.T) {
-	for name, args := range printPaths {
+	for name, extra := range printPaths {
+		args := printArgs
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
 			ready := filepath.Join(dir, "ready")
 			agent := oneShotAgent(t, dir, "trap 'exit 7' TERM; touch "+ready+"; i=0; while [ $i -lt 500 ]; do sleep 0.01; i=$((i+1)); done; exit 3")
 			cmd := oneShotCommand(t, dir, agent, args...)
+			cmd.Env = append(cmd.Env, extra...)
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
@@ -274,6 +285,13 @@ func TestHandoverAgreesWithMain(t *testing.T) {
 		{[]string{"-p", "hi", "--resume-policy", "never"}, map[string]string{"PATH": bin}},
 		{[]string{"-p", "hi"}, map[string]string{"PATH": bin, envGrace: "1s"}},
 		{[]string{"hi", "-p"}, map[string]string{"PATH": bin}},
+		{[]string{"mcp", "list"}, map[string]string{"PATH": front + ":" + bin}},
+		{[]string{"--model", "x", "--output-format", "json", "-p", "hi"}, map[string]string{"PATH": bin}},
+		{[]string{"--append-system-prompt", "-p", "hi"}, map[string]string{"PATH": bin}},
+		{[]string{"--help", "--verbose"}, map[string]string{"PATH": bin}},
+		{[]string{"-h"}, map[string]string{"PATH": bin}},
+		{[]string{"frobnicate"}, map[string]string{"PATH": bin}},
+		{[]string{"--", "-p"}, map[string]string{"PATH": bin}},
 		{[]string{"mcp", "list"}, map[string]string{"PATH": bin}},
 		{[]string{}, map[string]string{"PATH": bin}},
 	} {
@@ -304,12 +322,12 @@ func TestHandoverAgreesWithMain(t *testing.T) {
 			plan, oneShot := planOneShot(o, tc.args)
 			// A print-mode run handover starts as a child is one main
 			// runs once too, as a child or handed over, never supervised.
-			if !oneShot || kind == handover.Exec && !plan.handOver || plan.footer || plan.err != nil || plan.path != path {
+			if !oneShot || (kind == handover.Exec) != plan.handOver || plan.footer || plan.err != nil || plan.path != path {
 				t.Fatalf("handover runs %s (%v); main plans %+v (one-shot %v)", path, kind, plan, oneShot)
 			}
 		})
 	}
-	if taken < 7 {
+	if taken < 12 {
 		t.Errorf("handover took %d of the cases; the plain ones should be taken", taken)
 	}
 }
@@ -346,15 +364,15 @@ func TestHandoverComesBeforeTheHeavyInitialisers(t *testing.T) {
 		}
 		return stderr.String()
 	}
-	// The probe sees them when the run is not taken early (a -p that is
-	// not the first argument is main's).
-	all := inits("hi", "-p")
+	// The probe sees them when the run is not taken early (superclaude's
+	// --resume-policy is main's to read).
+	all := inits("-p", "hi", "--resume-policy", "never")
 	for _, p := range heavy {
 		if !strings.Contains(all, "init "+p+" @") {
-			t.Fatalf("inittrace of a `hi -p` run has no line for %s:\n%s", p, all)
+			t.Fatalf("inittrace of a run with --resume-policy has no line for %s:\n%s", p, all)
 		}
 	}
-	for _, args := range [][]string{{"--version"}, {"-p", "hi"}} {
+	for _, args := range [][]string{{"--version"}, {"-p", "hi"}, {"--model", "x", "-p", "hi"}, {"mcp", "list"}} {
 		early := inits(args...)
 		if !strings.Contains(early, "init os @") {
 			t.Fatalf("inittrace of %s has no line for os:\n%s", args, early)

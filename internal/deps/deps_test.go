@@ -15,11 +15,13 @@ const module = "github.com/superclaude/superclaude"
 // packages of a lower layer. A new package must be given its layer here,
 // which is the moment to decide where it belongs.
 var layer = map[string]int{
-	"internal/proc":     0,
-	"internal/guard":    0,
-	"internal/tmux":     0,
-	"internal/termtext": 0,
-	"internal/handover": 0,
+	"internal/proc":       0,
+	"internal/guard":      0,
+	"internal/tmux":       0,
+	"internal/termtext":   0,
+	"internal/claudeargs": 0,
+
+	"internal/handover": 1,
 
 	"internal/config":  1,
 	"internal/control": 1,

@@ -19,9 +19,10 @@
 //
 // Go initialises packages in a fixed order (the spec, since Go 1.21:
 // sorted by import path, each as soon as everything it imports is
-// initialised). This package imports only os, os/signal, path and syscall
-// (and what they import), so its init runs right after theirs and before
-// any of those; it execs or runs the agent from there.
+// initialised). This package imports only os, os/signal, path, syscall
+// and internal/claudeargs, which imports nothing, so its init runs right
+// after theirs and before any of those; it execs or runs the agent from
+// there.
 // TestHandoverComesBeforeTheHeavyInitialisers in cmd/superclaude fails if
 // a new import ever moves it later.
 //
@@ -41,6 +42,8 @@ import (
 	"os"
 	"path"
 	"syscall"
+
+	"github.com/superclaude/superclaude/internal/claudeargs"
 )
 
 func init() {
@@ -116,19 +119,25 @@ func Harmless() []string {
 // entries), are a run this package takes, how, and the agent's command:
 // $SUPERCLAUDE_AGENT or claude.
 //
-// It takes `--version`, `-v` or `-V` alone (Exec), and a run whose first
-// argument is `-p` or `--print` (Child): claude's print mode, one-shot
-// whatever follows, as supervise.ScanClaudeArgs reads it. A `-p` further
-// along may be another option's value, and `--resume-policy` is
-// superclaude's own: those runs are main's.
+// It takes what main's one-shot path takes (claudeargs.Scan, as the claude
+// profile reads a command line): a run that only prints (`--version`,
+// `--help` with more), handed over (Exec); any other one-shot run (`-p`
+// anywhere claude reads it as an option, `mcp list`), run as a child
+// (Child). It leaves to main a bare `--help` (main adds its footer), a
+// first word only the installed claude's `--help` can tell from a prompt,
+// and a run carrying `--resume-policy`, superclaude's own option.
 func Decide(args []string, env []string) (command string, kind Kind) {
+	// Without the installed claude's word (nil), a first word that is not
+	// one of claude 2.1.330's subcommands reads as a prompt: not one-shot,
+	// so main decides, asking claude.
+	inv := claudeargs.Scan(args, nil)
 	switch {
-	case len(args) == 1 && (args[0] == "--version" || args[0] == "-v" || args[0] == "-V"):
-		kind = Exec
-	case len(args) > 0 && (args[0] == "-p" || args[0] == "--print") && !hasOwnOption(args):
-		kind = Child
-	default:
+	case !inv.OneShot || isBareHelp(args) || hasOwnOption(args):
 		return "", None
+	case inv.PrintsOnly:
+		kind = Exec
+	default:
+		kind = Child
 	}
 	var agent string
 	var agentSeen bool
@@ -168,6 +177,11 @@ func Decide(args []string, env []string) (command string, kind Kind) {
 // (cmd/superclaude's optResume), which main takes out before the agent
 // sees the arguments.
 const ownOption = "--resume-policy"
+
+// isBareHelp: `--help` or `-h` alone, which main runs with its footer.
+func isBareHelp(args []string) bool {
+	return len(args) == 1 && (args[0] == "--help" || args[0] == "-h")
+}
 
 // hasOwnOption reports whether args carry ownOption before any "--".
 func hasOwnOption(args []string) bool {

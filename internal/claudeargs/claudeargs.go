@@ -1,0 +1,206 @@
+// Package claudeargs reads Claude Code's command line: which arguments take
+// a value, which make a run one-shot, which pick the conversation. It is
+// the profile scanner of supervise.Claude, and the decision
+// internal/handover makes before the program has initialised, so it imports
+// nothing at all: no package initialiser of its own or of a dependency runs
+// before the hand-over's (strings alone would bring unicode's tables). Its
+// option lists are switch statements, not maps, for the same reason: a
+// package-level map is built by an initialiser.
+package claudeargs
+
+// Invocation is what a claude command line asks for.
+type Invocation struct {
+	// OneShot: claude answers once and exits (`-p`, `--version`, a
+	// subcommand such as `mcp list`).
+	OneShot bool
+	// PrintsOnly: a one-shot run that only prints and starts nothing
+	// (`--version`, `--help`).
+	PrintsOnly bool
+	// ChoseConversation: the user named the conversation (--resume,
+	// --continue …).
+	ChoseConversation bool
+	// Restart is the command line without the choice of conversation and
+	// without the first operand (the prompt): what a restarted claude
+	// gets before a resume or a prompt is added.
+	Restart []string
+}
+
+// Scan reads args, knowing the subcommands of claude 2.1.330, and also
+// taking for a subcommand any first operand isSubcommand says is one (nil:
+// none beyond those): what the installed claude says about itself, so that
+// a subcommand added later is passed through unchanged instead of being
+// taken for the prompt of an interactive run. isSubcommand is asked only
+// about a one-word first operand of a run not one-shot anyway.
+//
+// How Claude Code's command line parses (commander.js, as `claude --help`
+// of 2.1.330 lists it): an option with a required value takes the next
+// argument; one with an optional value takes the next argument unless it
+// starts with '-'; a variadic one takes arguments until one starts with
+// '-'. Anything else not starting with '-' is the prompt, or a subcommand
+// when it comes first. After "--" everything is the prompt.
+func Scan(args []string, isSubcommand func(word string) bool) Invocation {
+	var inv Invocation
+	first := "" // the first operand: a subcommand, or the prompt
+	keep := make([]bool, len(args))
+	positional := 0
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			break
+		}
+		if !isOption(a) {
+			if positional == 0 {
+				first = a
+				if subcommand(a) {
+					inv.OneShot = true
+				}
+			}
+			positional++
+			continue
+		}
+		name, inline := cut(a)
+		start := i
+		switch {
+		case inline:
+		case takesValue(name):
+			if i+1 < len(args) {
+				i++
+			}
+		case takesOptionalValue(name):
+			if i+1 < len(args) && !dashed(args[i+1]) {
+				i++
+			}
+		case variadic(name):
+			for i+1 < len(args) && !dashed(args[i+1]) {
+				i++
+			}
+		}
+		if oneShot(name) {
+			inv.OneShot = true
+		}
+		if printsOnly(name) {
+			inv.PrintsOnly = true
+		}
+		if picksConversation(name) {
+			inv.ChoseConversation = true
+			continue
+		}
+		for j := start; j <= i; j++ {
+			keep[j] = true
+		}
+	}
+	if !inv.OneShot && isSubcommand != nil && commandWord(first) && isSubcommand(first) {
+		inv.OneShot = true
+	}
+	for i, a := range args {
+		if keep[i] {
+			inv.Restart = append(inv.Restart, a)
+		}
+	}
+	return inv
+}
+
+// isOption: a word starting with '-' other than "-" itself.
+func isOption(a string) bool { return len(a) > 1 && a[0] == '-' }
+
+// dashed: a word starting with '-', "-" included, which no optional or
+// variadic option takes as its value.
+func dashed(a string) bool { return len(a) > 0 && a[0] == '-' }
+
+// cut splits an option at its first '=': the name, and whether a value
+// was given inline.
+func cut(a string) (name string, inline bool) {
+	for i := 0; i < len(a); i++ {
+		if a[i] == '=' {
+			return a[:i], true
+		}
+	}
+	return a, false
+}
+
+// commandWord says whether a could name a subcommand: one lower-case
+// word. A prompt with spaces never does, and is never looked up.
+func commandWord(a string) bool {
+	if a == "" || len(a) > 40 {
+		return false
+	}
+	for i, r := range a {
+		if !(r >= 'a' && r <= 'z' || (i > 0 && (r >= '0' && r <= '9' || r == '-'))) {
+			return false
+		}
+	}
+	return true
+}
+
+func takesValue(name string) bool {
+	switch name {
+	case "--agent", "--agents", "--append-system-prompt", "--append-system-prompt-file",
+		"--autocompact", "--debug-file", "--effort", "--environment", "--fallback-model",
+		"--input-format", "--json-schema", "--max-budget-usd", "--model", "-n", "--name",
+		"--output-format", "--permission-mode", "--permission-prompts", "--plugin-dir", "--plugin-url",
+		"--remote-control-session-name-prefix", "--session-id", "--setting-sources", "--settings",
+		"--system-prompt", "--system-prompt-file", "--system-prompt-snapshot":
+		return true
+	}
+	return false
+}
+
+func takesOptionalValue(name string) bool {
+	switch name {
+	case "--cloud", "-d", "--debug", "--from-pr", "--prompt-suggestions",
+		"--remote-control", "-r", "--resume", "--teleport", "-w", "--worktree":
+		return true
+	}
+	return false
+}
+
+func variadic(name string) bool {
+	switch name {
+	case "--add-dir", "--allowedTools", "--allowed-tools", "--betas",
+		"--disallowedTools", "--disallowed-tools", "--file", "--mcp-config", "--tools":
+		return true
+	}
+	return false
+}
+
+// picksConversation: the user's choice wins over fleet resume, and is
+// dropped on a restart.
+func picksConversation(name string) bool {
+	switch name {
+	case "-r", "--resume", "-c", "--continue", "--session-id", "--from-pr",
+		"--teleport", "--fork-session":
+		return true
+	}
+	return false
+}
+
+// oneShot: options after which claude answers once and exits.
+func oneShot(name string) bool {
+	switch name {
+	case "-p", "--print", "-h", "--help", "-v", "-V", "--version", "--bg", "--background",
+		"--desktop", "--cloud":
+		return true
+	}
+	return false
+}
+
+// printsOnly: options after which claude only prints (commander prints
+// and exits before any action runs).
+func printsOnly(name string) bool {
+	switch name {
+	case "-h", "--help", "-v", "-V", "--version":
+		return true
+	}
+	return false
+}
+
+// subcommand: claude 2.1.330's subcommands.
+func subcommand(word string) bool {
+	switch word {
+	case "agents", "attach", "auth", "auto-mode", "doctor", "gateway", "import",
+		"install", "logs", "mcp", "plugin", "plugins", "purge", "respawn", "rm", "setup-token",
+		"stop", "kill", "ultrareview", "update", "upgrade", "help", "config", "migrate-installer":
+		return true
+	}
+	return false
+}
