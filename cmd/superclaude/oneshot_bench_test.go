@@ -24,13 +24,15 @@ import (
 //   - version: `superclaude --version`, which hands the process over (exec);
 //   - print: `superclaude -p hi`, which runs the agent as a child and sweeps
 //     what it may leave behind;
+//   - options-print: `superclaude --model x -p hi`, the same after an
+//     option (claude's command line read as the supervisor reads it);
 //   - go-exec: a static Go program that does nothing but exec the agent,
 //     the floor of any wrapper written in Go (the runtime's start and an
 //     exec from a threaded process).
 //
 // $SUPERCLAUDE_BENCH_BASELINE adds the same two through another build.
 // Reported: each path's p50 and p90 in ms, and superclaude's overhead at
-// p50 (goal ≤ 2 ms for --version). Run it with -benchtime 400x.
+// p50 (goal ≤ 2 ms). Run it with -benchtime 400x.
 func BenchmarkOneShot(b *testing.B) {
 	agent, err := exec.LookPath("true")
 	if err != nil {
@@ -53,6 +55,7 @@ func BenchmarkOneShot(b *testing.B) {
 		{name: "direct", argv: []string{agent, "--version"}},
 		{name: "version", argv: []string{bin, "--version"}},
 		{name: "print", argv: []string{bin, "-p", "hi"}},
+		{name: "options-print", argv: []string{bin, "--model", "x", "-p", "hi"}},
 		{name: "go-exec", argv: []string{goExecFloor(b, agent), "--version"}},
 	}
 	if base := os.Getenv(EnvBaseline); base != "" {
