@@ -18,9 +18,10 @@ import (
 // that every `claude` anyone types is supervised. superclaude then looks
 // up claude and finds itself; it passes over itself and runs the next
 // claude on PATH. Before, `claude --version` exec'd itself for ever.
-// Typed in a fresh pane: `claude --version` prints the real version, and
-// `claude` runs the real CLI under one supervisor, which binds its
-// conversation and answers a prompt.
+// Typed in a fresh pane: `claude --version` prints the real version,
+// `claude -p` answers once through the real CLI, and `claude` runs the real
+// CLI under one supervisor, which binds its conversation and answers a
+// prompt.
 func TestInstalledAsClaudeSupervisesTheRealOne(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
@@ -50,6 +51,10 @@ func TestInstalledAsClaudeSupervisesTheRealOne(t *testing.T) {
 	pane := tm.pane("dropin", "main", "")
 	if out, code := tm.runShell(pane, "claude --version"); strings.TrimSpace(out) != want || code != 0 {
 		t.Fatalf("claude --version through superclaude printed %q and exited %d; want %q and 0", out, code, want)
+	}
+	w.api.Push(fakeapi.Text("printed through the drop-in"))
+	if out, code := tm.runShell(pane, "claude -p hello | cat"); !strings.Contains(out, "printed through the drop-in") || code != 0 {
+		t.Fatalf("claude -p through superclaude printed %q and exited %d; want the answer and 0", out, code)
 	}
 
 	tm.send(pane, "claude")
