@@ -33,6 +33,7 @@ vet:
 FUZZTIME ?= 15s
 fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzParse -fuzztime=$(FUZZTIME) ./state
+	$(GO) test -run='^$$' -fuzz=FuzzScan -fuzztime=$(FUZZTIME) ./internal/claudeargs
 
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem ./...

@@ -2,6 +2,7 @@ package claudeargs
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -16,4 +17,38 @@ func TestADashIsNoOptionalValue(t *testing.T) {
 	if !inv.ChoseConversation || !slices.Equal(inv.Restart, []string{"--debug"}) {
 		t.Errorf("Scan: %+v; want --debug kept alone and --resume dropped", inv)
 	}
+}
+
+// FuzzScan: any command line (arguments separated by NUL in the fuzzer's
+// string) is read without a panic, and what a restart keeps is the user's
+// own arguments, in their order. ("--" as the value of an option that
+// requires one is a value, as for commander: `--model --` keeps both.)
+func FuzzScan(f *testing.F) {
+	for _, seed := range []string{
+		"-p\x00hi", "--model\x00opus\x00-p", "mcp\x00list", "--resume\x00abc\x00fix it",
+		"--add-dir\x00a\x00b\x00--\x00-p", "--model\x00--resume\x00x", "--debug=api\x00-", "", "-\x00--",
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		args := strings.Split(line, "\x00")
+		inv := Scan(args, func(w string) bool { return len(w)%2 == 0 })
+		end := len(args)
+		if len(args) > 0 && args[0] == "--" {
+			end = 0 // nothing is an option after a leading --
+		}
+		i := 0
+		for _, kept := range inv.Restart {
+			for i < end && args[i] != kept {
+				i++
+			}
+			if i == end {
+				t.Fatalf("Scan(%q).Restart = %q: not the user's arguments in order", args, inv.Restart)
+			}
+			i++
+		}
+		if inv.PrintsOnly && !inv.OneShot {
+			t.Fatalf("Scan(%q): prints only but not one-shot", args)
+		}
+	})
 }
