@@ -88,38 +88,47 @@ var printPaths = map[string][]string{"handover": nil, "main": {envGrace + "=2s"}
 // printArgs is the print-mode run of the tests on printPaths.
 var printArgs = []string{"-p", "hi"}
 
-func TestPrintRunSweepsWhatTheAgentLeft(t *testing.T) {
+// onPrintPaths runs test once on each of printPaths, in a directory of its
+// own, with start making the command of the print-mode run of an agent.
+func onPrintPaths(t *testing.T, test func(t *testing.T, dir string, start func(agent string) *exec.Cmd)) {
 	for name, extra := range printPaths {
-		args := printArgs
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
-			sleeper := filepath.Join(dir, "sleeper.pid")
-			agent := oneShotAgent(t, dir, "setsid sh -c 'echo $$ > "+sleeper+"; exec sleep 300' & while [ ! -s "+sleeper+" ]; do sleep 0.01; done; exit 5")
-			cmd := oneShotCommand(t, dir, agent, args...)
-			cmd.Env = append(cmd.Env, extra...)
-			err := cmd.Run()
-			var ee *exec.ExitError
-			if !errors.As(err, &ee) || ee.ExitCode() != 5 {
-				t.Fatalf("superclaude %s: %v, want the agent's exit 5", args, err)
-			}
-			b, _ := os.ReadFile(sleeper)
-			pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
-			if pid <= 0 {
-				t.Fatalf("the agent's leftover never started: %q", b)
-			}
-			deadline := time.Now().Add(5 * time.Second)
-			for proc.PIDAlive(pid) {
-				if time.Now().After(deadline) {
-					syscall.Kill(pid, syscall.SIGKILL)
-					t.Fatal("the agent's setsid leftover outlived the one-shot run")
-				}
-				time.Sleep(10 * time.Millisecond)
-			}
-			if _, got := agentOut(t, dir); got != strings.Join(args, " ") {
-				t.Errorf("the agent ran with %q, want %q", got, args)
-			}
+			test(t, dir, func(agent string) *exec.Cmd {
+				cmd := oneShotCommand(t, dir, agent, printArgs...)
+				cmd.Env = append(cmd.Env, extra...)
+				return cmd
+			})
 		})
 	}
+}
+
+func TestPrintRunSweepsWhatTheAgentLeft(t *testing.T) {
+	onPrintPaths(t, func(t *testing.T, dir string, start func(string) *exec.Cmd) {
+		sleeper := filepath.Join(dir, "sleeper.pid")
+		agent := oneShotAgent(t, dir, "setsid sh -c 'echo $$ > "+sleeper+"; exec sleep 300' & while [ ! -s "+sleeper+" ]; do sleep 0.01; done; exit 5")
+		err := start(agent).Run()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 5 {
+			t.Fatalf("superclaude %s: %v, want the agent's exit 5", printArgs, err)
+		}
+		b, _ := os.ReadFile(sleeper)
+		pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+		if pid <= 0 {
+			t.Fatalf("the agent's leftover never started: %q", b)
+		}
+		deadline := time.Now().Add(5 * time.Second)
+		for proc.PIDAlive(pid) {
+			if time.Now().After(deadline) {
+				syscall.Kill(pid, syscall.SIGKILL)
+				t.Fatal("the agent's setsid leftover outlived the one-shot run")
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		if _, got := agentOut(t, dir); got != strings.Join(printArgs, " ") {
+			t.Errorf("the agent ran with %q, want %q", got, printArgs)
+		}
+	})
 }
 
 // TestOneShotEndsAsTheAgentDid: an agent killed by a signal makes
@@ -131,24 +140,20 @@ func TestOneShotEndsAsTheAgentDid(t *testing.T) {
 	if runtime.GOOS == "linux" {
 		sigs = append(sigs, syscall.SIGUSR1)
 	}
-	for name, extra := range printPaths {
-		args := printArgs
-		for _, sig := range sigs {
-			t.Run(name+"_"+sig.String(), func(t *testing.T) {
-				dir := t.TempDir()
+	for _, sig := range sigs {
+		t.Run(sig.String(), func(t *testing.T) {
+			onPrintPaths(t, func(t *testing.T, dir string, start func(string) *exec.Cmd) {
 				agent := oneShotAgent(t, dir, fmt.Sprintf("kill -%d $$; sleep 5", sig))
-				cmd := oneShotCommand(t, dir, agent, args...)
-				cmd.Env = append(cmd.Env, extra...)
-				err := cmd.Run()
+				err := start(agent).Run()
 				var ee *exec.ExitError
 				if !errors.As(err, &ee) {
-					t.Fatalf("superclaude %s: %v", args, err)
+					t.Fatalf("superclaude %s: %v", printArgs, err)
 				}
 				if ws := ee.Sys().(syscall.WaitStatus); !ws.Signaled() || ws.Signal() != sig {
 					t.Fatalf("superclaude ended with %v, want killed by %v as the agent was", ws, sig)
 				}
 			})
-		}
+		})
 	}
 }
 
@@ -157,40 +162,35 @@ func TestOneShotEndsAsTheAgentDid(t *testing.T) {
 // agent too) do not end superclaude before the agent, and SIGTERM sent to
 // superclaude alone is passed on, so the agent decides how the run ends.
 func TestPrintRunLeavesSignalsToTheAgent(t *testing.T) {
-	for name, extra := range printPaths {
-		args := printArgs
-		t.Run(name, func(t *testing.T) {
-			dir := t.TempDir()
-			ready := filepath.Join(dir, "ready")
-			agent := oneShotAgent(t, dir, "trap 'exit 7' TERM; touch "+ready+"; i=0; while [ $i -lt 500 ]; do sleep 0.01; i=$((i+1)); done; exit 3")
-			cmd := oneShotCommand(t, dir, agent, args...)
-			cmd.Env = append(cmd.Env, extra...)
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
+	onPrintPaths(t, func(t *testing.T, dir string, start func(string) *exec.Cmd) {
+		ready := filepath.Join(dir, "ready")
+		agent := oneShotAgent(t, dir, "trap 'exit 7' TERM; touch "+ready+"; i=0; while [ $i -lt 500 ]; do sleep 0.01; i=$((i+1)); done; exit 3")
+		cmd := start(agent)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			if _, err := os.Stat(ready); err == nil {
+				break
 			}
-			deadline := time.Now().Add(10 * time.Second)
-			for {
-				if _, err := os.Stat(ready); err == nil {
-					break
-				}
-				if time.Now().After(deadline) {
-					cmd.Process.Kill()
-					t.Fatal("the agent never started")
-				}
-				time.Sleep(5 * time.Millisecond)
+			if time.Now().After(deadline) {
+				cmd.Process.Kill()
+				t.Fatal("the agent never started")
 			}
-			waitSignalsTaken(t, cmd.Process.Pid)
-			cmd.Process.Signal(syscall.SIGINT)
-			cmd.Process.Signal(syscall.SIGQUIT)
-			time.Sleep(50 * time.Millisecond)
-			cmd.Process.Signal(syscall.SIGTERM)
-			err := cmd.Wait()
-			var ee *exec.ExitError
-			if !errors.As(err, &ee) || ee.ExitCode() != 7 {
-				t.Fatalf("superclaude %s: %v; want the agent's exit 7, from its SIGTERM trap", args, err)
-			}
-		})
-	}
+			time.Sleep(5 * time.Millisecond)
+		}
+		waitSignalsTaken(t, cmd.Process.Pid)
+		cmd.Process.Signal(syscall.SIGINT)
+		cmd.Process.Signal(syscall.SIGQUIT)
+		time.Sleep(50 * time.Millisecond)
+		cmd.Process.Signal(syscall.SIGTERM)
+		err := cmd.Wait()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 7 {
+			t.Fatalf("superclaude %s: %v; want the agent's exit 7, from its SIGTERM trap", printArgs, err)
+		}
+	})
 }
 
 // waitSignalsTaken waits until superclaude, pid, has set up its signals
