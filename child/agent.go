@@ -87,7 +87,7 @@ func Start(spec Spec, t *Terminal) (*Agent, error) {
 
 func (a *Agent) startDirect(path string, spec Spec) error {
 	cmd := exec.Command(path, spec.Args...)
-	cmd.Env, cmd.Dir = spec.Env, spec.Dir
+	cmd.Env, cmd.Dir = withAgentParent(spec.Env, os.Getpid()), spec.Dir
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{}
 	SetDeathSignal(cmd.SysProcAttr, agentDeathSignal)
@@ -156,7 +156,11 @@ func (a *Agent) startOnPTY(path string, spec Spec, t *Terminal) error {
 		return err
 	}
 	// All of it, then end-of-file: the leader reads to the end.
-	specW.Write(encodeSpec(path, spec.Dir, spec.Args, spec.Env))
+	env := spec.Env
+	if env == nil {
+		env = os.Environ() // ours, as os/exec gives; the leader's is bare
+	}
+	specW.Write(encodeSpec(path, spec.Dir, spec.Args, env))
 	specW.Close()
 
 	first := make(chan leaderEvent, 1)

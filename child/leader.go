@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -39,6 +40,23 @@ import (
 // command line and environment come over a second pipe. So the leader
 // never carries the supervisor's marker, and sweeps and kills, which look
 // for the marker, only ever see the agent and its descendants.
+
+// EnvAgentParent names, in the agent's environment, the PID of its parent,
+// the session leader (or the supervisor, with no pty). A program can tell from it that it is the agent a
+// supervisor started (or what the agent exec'd) and not a process the
+// agent started: superclaude, found as claude through a shell script that
+// execs it, steps aside by it (internal/handover.EnvAgentParent).
+const EnvAgentParent = "SUPERCLAUDE_AGENT_PARENT"
+
+// withAgentParent returns env with EnvAgentParent set to pid. (Env nil
+// means the parent's environment, as for os/exec.)
+func withAgentParent(env []string, pid int) []string {
+	if env == nil {
+		env = os.Environ()
+	}
+	env = slices.DeleteFunc(slices.Clone(env), func(kv string) bool { return strings.HasPrefix(kv, EnvAgentParent+"=") })
+	return append(env, EnvAgentParent+"="+strconv.Itoa(pid))
+}
 
 // envLeader, set in the environment, makes this program the session leader
 // (see init). Its value is the protocol version.
@@ -126,6 +144,7 @@ func runLeader() int {
 	// would stay ignored in the agent.
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGHUP)
 
+	env = withAgentParent(env, os.Getpid())
 	cmd := &exec.Cmd{Path: path, Args: append([]string{path}, args...), Env: env, Dir: dir,
 		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
 	// Its own process group, in the pty's foreground (Ctty is our fd 0,

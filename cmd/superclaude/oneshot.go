@@ -7,7 +7,9 @@ import (
 	"os/signal"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -54,6 +56,7 @@ func oneShot(o runOptions, args []string) (code int, done bool) {
 	}
 	os.Setenv(handover.EnvAgentFile, plan.path)
 	if plan.handOver {
+		os.Setenv(handover.EnvAgentParent, strconv.Itoa(os.Getppid())) // exec: our parent is the agent's
 		err := syscall.Exec(plan.path, append([]string{plan.path}, args...), os.Environ())
 		return cannotStart(plan.command, &os.PathError{Op: "exec", Path: plan.path, Err: err}), true
 	}
@@ -118,6 +121,7 @@ func runChild(path string, args []string, sweep bool, grace time.Duration) int {
 	env := os.Environ()
 	self, selfErr := proc.Self()
 	sweep = sweep && selfErr == nil
+	var before func(pid int) bool
 	if sweep {
 		if proc.SubreaperSupported {
 			proc.BecomeSubreaper()
@@ -125,10 +129,12 @@ func runChild(path string, args []string, sweep bool, grace time.Duration) int {
 		// The marker finds what leaves our tree (macOS, double forks).
 		env = slices.DeleteFunc(env, func(kv string) bool { return strings.HasPrefix(kv, config.EnvSupervisor+"=") })
 		env = append(env, config.EnvSupervisor+"="+self.String())
+		before = childrenBefore()
 	}
 	// The terminal sends SIGINT and SIGQUIT to the agent as to us: we
 	// wait for it to decide. SIGTERM and SIGHUP sent to us alone are
-	// passed on.
+	// passed on while it runs, and not heeded during the sweep after it,
+	// which must finish (it is bounded by the grace).
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGQUIT, syscall.SIGTERM, syscall.SIGHUP)
 	// The agent's parent-death signal follows the thread that forks it
@@ -136,6 +142,8 @@ func runChild(path string, args []string, sweep bool, grace time.Duration) int {
 	runtime.LockOSThread()
 	attr := &syscall.SysProcAttr{}
 	child.SetDeathSignal(attr, syscall.SIGHUP)
+	env = append(slices.DeleteFunc(env, func(kv string) bool { return strings.HasPrefix(kv, handover.EnvAgentParent+"=") }),
+		handover.EnvAgentParent+"="+strconv.Itoa(os.Getpid()))
 	pid, err := syscall.ForkExec(path, append([]string{path}, args...), &syscall.ProcAttr{
 		Env: env, Files: []uintptr{0, 1, 2}, Sys: attr,
 	})
@@ -143,9 +151,10 @@ func runChild(path string, args []string, sweep bool, grace time.Duration) int {
 		fmt.Fprintf(os.Stderr, "superclaude: cannot start %s: %v\n", path, err)
 		return child.StartFailure(err).Code
 	}
+	var reaped atomic.Bool
 	go func() {
 		for sig := range sigs {
-			if s := sig.(syscall.Signal); s == syscall.SIGTERM || s == syscall.SIGHUP {
+			if s := sig.(syscall.Signal); (s == syscall.SIGTERM || s == syscall.SIGHUP) && !reaped.Load() {
 				syscall.Kill(pid, s) // not reaped yet: still the agent's PID
 			}
 		}
@@ -157,11 +166,35 @@ func runChild(path string, args []string, sweep bool, grace time.Duration) int {
 			break
 		}
 	}
-	signal.Stop(sigs)
+	reaped.Store(true)
 	if sweep && handover.MayHaveLeftovers() {
-		sweepAfter(self.String(), grace, args, "by main")
+		sweepAfter(self.String(), grace, args, "by main", before)
 	}
+	signal.Stop(sigs)
 	return handover.ExitCode(ws)
+}
+
+// childrenBefore returns whether a PID is one of our children from before
+// the agent started, nil when there is none (the common case, one
+// system call). A shell script's `job & exec superclaude -p …` makes the
+// job our child; it is the script's, not the agent's, and the sweep must
+// leave it alone.
+func childrenBefore() func(pid int) bool {
+	if !handover.HasChildren() {
+		return nil
+	}
+	snap, err := proc.List()
+	if err != nil {
+		return nil
+	}
+	self := os.Getpid()
+	ours := map[int]bool{}
+	for _, p := range snap {
+		if p.PPID == self {
+			ours[p.PID] = true
+		}
+	}
+	return func(pid int) bool { return ours[pid] }
 }
 
 // finishRun finishes a print-mode run internal/handover ran before main:
@@ -171,18 +204,36 @@ func finishRun(r *handover.Run) int {
 	// The hand-over takes no run with a SUPERCLAUDE_* option set, so
 	// these are the defaults.
 	o, _ := defaultOptions()
-	sweepAfter(r.Marker, o.grace, r.Args, "before main")
+	// The hand-over starts no agent beside children of ours from before
+	// (HasChildren), so there is nothing to spare.
+	sweepAfter(r.Marker, o.grace, r.Args, "before main", nil)
 	return handover.ExitCode(r.Status)
 }
 
+// sweepPasses bounds how many times sweepAfter sweeps: a leftover that
+// forks while it is being ended (a child of a process that ignores
+// SIGTERM for the grace) is found by the next pass, once its parent has
+// died and it has come to us as subreaper. Each pass ends all it found.
+const sweepPasses = 5
+
 // sweepAfter ends what a one-shot agent started with marker in its
-// environment left behind, and logs what it found and who started the
-// agent (internal/handover "before main", or main).
-func sweepAfter(marker string, grace time.Duration, args []string, started string) {
+// environment left behind, sparing our children from before it (keep;
+// nil: none), and logs what it found and who started the agent
+// (internal/handover "before main", or main).
+func sweepAfter(marker string, grace time.Duration, args []string, started string, keep func(pid int) bool) {
 	wd := watchdog.New(grace, config.EnvSupervisor, marker, nil)
-	if res := wd.Sweep(context.Background(), nil); res.Found > 0 {
+	var total watchdog.SweepResult
+	for pass := 0; pass < sweepPasses; pass++ {
+		res := wd.Sweep(context.Background(), keep)
+		if res.Found == 0 {
+			break
+		}
+		total.Found += res.Found
+		total.Killed += res.Killed
+	}
+	if total.Found > 0 {
 		log, closeLog := openLog()
-		log.Info("one-shot run: swept what the agent left", "found", res.Found, "killed", res.Killed, "args", args, "started", started)
+		log.Info("one-shot run: swept what the agent left", "found", total.Found, "killed", total.Killed, "args", args, "started", started)
 		closeLog()
 	}
 }

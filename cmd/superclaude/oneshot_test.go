@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/superclaude/superclaude/child"
 	"github.com/superclaude/superclaude/internal/handover"
 	"github.com/superclaude/superclaude/internal/proc"
 	"github.com/superclaude/superclaude/internal/testutil/testbin"
@@ -467,6 +468,32 @@ func TestCopiesOfSuperclaudeOnPathStepAside(t *testing.T) {
 	if code, stderr := run(d+":"+e, "--version"); code != 127 || !strings.Contains(stderr, "copy of superclaude") {
 		t.Errorf("with only copies on PATH: exit %d, %q; want 127 and why", code, stderr)
 	}
+	// A shell script installed as claude that execs superclaude is a
+	// different file again, and not superclaude: it used to be found as
+	// claude by the superclaude it started, for ever. What a superclaude
+	// started as its agent's parent tells it steps aside.
+	shim := filepath.Join(dir, "shim")
+	if err := os.Mkdir(shim, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(shim, "claude"), []byte("#!/bin/sh\nexec "+bin+" \"$@\"\n"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"--version"}, {"-p", "hi"}, {"--model", "x", "-p", "hi"}, {}} {
+		os.Remove(filepath.Join(dir, "agent.out"))
+		cmd := oneShotCommand(t, dir, "", args...)
+		cmd.Args[0], cmd.Path = "claude", filepath.Join(shim, "claude")
+		if code, stderr := runOnPath(t, cmd, shim+":"+real); code != 0 {
+			t.Fatalf("claude %q through a script that execs superclaude: exit %d, %s", args, code, stderr)
+		}
+		_, got := agentOut(t, dir)
+		if want := strings.Join(args, " "); len(args) > 0 && got != want {
+			t.Errorf("through the script, the real claude ran with %q, want %q", got, want)
+		}
+		if len(args) == 0 && strings.Count(got, "--settings") != 1 {
+			t.Errorf("through the script, an interactive start gave the real claude %q: want one supervisor's --settings", got)
+		}
+	}
 }
 
 // runOnPath runs cmd with PATH set to path and the system's directories,
@@ -498,4 +525,106 @@ func runOnPath(t *testing.T, cmd *exec.Cmd, path string) (code int, stderr strin
 		t.Fatalf("%s %q never ended", cmd.Args[0], cmd.Args[1:])
 		return 0, ""
 	}
+}
+
+// TestEnvAgentParentIsOneName: the session leader (child) sets the
+// variable internal/handover reads; neither can import the other.
+func TestEnvAgentParentIsOneName(t *testing.T) {
+	if child.EnvAgentParent != handover.EnvAgentParent {
+		t.Fatalf("child says %s, handover reads %s", child.EnvAgentParent, handover.EnvAgentParent)
+	}
+}
+
+// TestPrintRunSparesTheShellsOwnJobs: `job & exec superclaude -p …` in a
+// script makes the job superclaude's child; the sweep after the agent used
+// to kill it as a leftover (a hostile tester's find).
+func TestPrintRunSparesTheShellsOwnJobs(t *testing.T) {
+	onPrintPaths(t, func(t *testing.T, dir string, start func(string) *exec.Cmd) {
+		job := filepath.Join(dir, "job.pid")
+		cmd := start(oneShotAgent(t, dir, "exit 4"))
+		cmd.Args = append([]string{"sh", "-c", "sleep 60 & echo $! > " + job + `; exec "$0" "$@"`}, cmd.Args...)
+		cmd.Path = "/bin/sh"
+		var ee *exec.ExitError
+		if err := cmd.Run(); !errors.As(err, &ee) || ee.ExitCode() != 4 {
+			t.Fatalf("superclaude %s after a job: %v, want the agent's exit 4", printArgs, err)
+		}
+		b, _ := os.ReadFile(job)
+		pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+		if pid <= 0 {
+			t.Fatalf("the job never started: %q", b)
+		}
+		defer syscall.Kill(pid, syscall.SIGKILL)
+		if !proc.PIDAlive(pid) {
+			t.Fatal("the sweep after the agent killed a job of the shell that exec'd superclaude")
+		}
+	})
+}
+
+// TestPrintRunSweepsWhatALeftoverStartsWhileEnded: a leftover that ignores
+// SIGTERM lives for the sweep's grace, and what it starts meanwhile is not
+// in the sweep's list; once the leftover is killed it comes to us (a
+// subreaper) and the next pass ends it. Before, one pass was all, and it
+// outlived superclaude (a hostile tester's find).
+func TestPrintRunSweepsWhatALeftoverStartsWhileEnded(t *testing.T) {
+	onPrintPaths(t, func(t *testing.T, dir string, start func(string) *exec.Cmd) {
+		late := filepath.Join(dir, "late.pid")
+		agent := oneShotAgent(t, dir, `setsid sh -c 'trap "" TERM; sleep 0.1; setsid sleep 308 & echo $! > `+late+`; sleep 60' & exit 0`)
+		if err := start(agent).Run(); err != nil {
+			t.Fatalf("superclaude %s: %v", printArgs, err)
+		}
+		b, _ := os.ReadFile(late)
+		pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+		if pid <= 0 {
+			t.Fatalf("the leftover never started its own (%q): the sweep killed it within 0.1 s of a 1 s grace?", b)
+		}
+		deadline := time.Now().Add(5 * time.Second)
+		for proc.PIDAlive(pid) {
+			if time.Now().After(deadline) {
+				syscall.Kill(pid, syscall.SIGKILL)
+				t.Fatal("what a leftover started during the sweep outlived superclaude")
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	})
+}
+
+// TestPrintRunFinishesItsSweepWhenTold: SIGTERM sent to superclaude while
+// it sweeps after the agent neither cuts the sweep short nor loses the
+// agent's exit code. Before, it ended superclaude at once, exit 143, and
+// the leftover lived on (a hostile tester's find).
+func TestPrintRunFinishesItsSweepWhenTold(t *testing.T) {
+	onPrintPaths(t, func(t *testing.T, dir string, start func(string) *exec.Cmd) {
+		left, agentPID := filepath.Join(dir, "left.pid"), filepath.Join(dir, "agent.pid")
+		agent := oneShotAgent(t, dir, `setsid sh -c 'trap "" TERM; echo $$ > `+left+`; exec sleep 340' &
+while [ ! -s `+left+` ]; do sleep 0.01; done; echo $$ > `+agentPID+`; exit 9`)
+		cmd := start(agent)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		// Once the agent is reaped, superclaude is sweeping: the
+		// leftover ignores SIGTERM, so the sweep waits out its grace.
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			b, _ := os.ReadFile(agentPID)
+			if pid, _ := strconv.Atoi(strings.TrimSpace(string(b))); pid > 0 && syscall.Kill(pid, 0) == syscall.ESRCH {
+				break
+			}
+			if time.Now().After(deadline) {
+				cmd.Process.Kill()
+				t.Fatal("the agent never ended")
+			}
+			time.Sleep(time.Millisecond)
+		}
+		cmd.Process.Signal(syscall.SIGTERM)
+		err := cmd.Wait()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 9 {
+			t.Errorf("superclaude %s, told to stop while sweeping: %v; want the agent's exit 9", printArgs, err)
+		}
+		b, _ := os.ReadFile(left)
+		if pid, _ := strconv.Atoi(strings.TrimSpace(string(b))); pid > 0 && proc.PIDAlive(pid) {
+			syscall.Kill(pid, syscall.SIGKILL)
+			t.Error("the leftover outlived a sweep that was told to stop")
+		}
+	})
 }

@@ -66,7 +66,7 @@ func init() {
 		return
 	}
 	// On success this does not return; on failure main takes over.
-	syscall.Exec(file, append([]string{file}, args...), env)
+	syscall.Exec(file, append([]string{file}, args...), setEnv(env, EnvAgentParent, itoa(os.Getppid())))
 }
 
 // Kind is what this package does with a run it takes.
@@ -103,6 +103,7 @@ var harmless = map[string]bool{
 	"SUPERCLAUDE_FLEET":        true,
 	"SUPERCLAUDE_TMUX_SOCKET":  true,
 	EnvAgentFile:               true,
+	EnvAgentParent:             true,
 }
 
 // Harmless lists the variables of [harmless], for the test that checks main

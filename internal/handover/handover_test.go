@@ -194,3 +194,24 @@ func TestSplitListAndSetEnv(t *testing.T) {
 		t.Errorf("setEnv = %q", env)
 	}
 }
+
+func TestStartedAsAgent(t *testing.T) {
+	for _, tc := range []struct {
+		args   []string
+		parent string
+		ppid   int
+		want   bool
+	}{
+		{[]string{"-p", "hi"}, "42", 42, true},
+		{nil, "42", 42, true},
+		{[]string{""}, "42", 42, true},
+		{[]string{"-p", "hi"}, "42", 43, false},  // another process's child
+		{[]string{"-p", "hi"}, "", 42, false},    // no agent started
+		{[]string{"-p", "hi"}, "042", 42, false}, // not what a starter writes
+		{[]string{"+session", "list"}, "42", 42, false},
+	} {
+		if got := startedAsAgent(tc.args, tc.parent, tc.ppid); got != tc.want {
+			t.Errorf("startedAsAgent(%q, %q, %d) = %v, want %v", tc.args, tc.parent, tc.ppid, got, tc.want)
+		}
+	}
+}

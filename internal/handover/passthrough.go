@@ -26,6 +26,17 @@ import (
 // file, so the chain ends.
 const EnvAgentFile = "SUPERCLAUDE_AGENT_FILE"
 
+// EnvAgentParent is the PID of the agent's parent, set by every start of
+// the agent: the one-shot superclaude itself, the session leader of an
+// interactive one (child/leader.go), the parent of a process handed over.
+// A superclaude whose parent it names is the agent, or what the agent
+// exec'd, even when the file started was not superclaude: a shell script
+// `exec superclaude "$@"` installed as claude is a different file, and
+// used to start superclaude, which found the script as claude again, for
+// ever. Its own commands ('+') are never the agent's: an orphan a one-shot
+// superclaude adopted (it is a subreaper) may run one.
+const EnvAgentParent = "SUPERCLAUDE_AGENT_PARENT"
+
 // passThroughErr is why a copy of superclaude started as the agent could
 // not hand over; see PassThroughFailed.
 var passThroughErr error
@@ -41,7 +52,10 @@ func PassThroughFailed() error { return passThroughErr }
 // true when it is and the hand-over failed (passThroughErr says why).
 func passThrough(args []string, self string) bool {
 	started := splitList(os.Getenv(EnvAgentFile))
-	if len(started) == 0 || self == "" || !sameFile(self, started[len(started)-1]) {
+	if len(started) == 0 || self == "" {
+		return false
+	}
+	if !sameFile(self, started[len(started)-1]) && !startedAsAgent(args, os.Getenv(EnvAgentParent), os.Getppid()) {
 		return false
 	}
 	next, err := NextAgent(started, os.Getenv("PATH"), self)
@@ -52,6 +66,14 @@ func passThrough(args []string, self string) bool {
 	}
 	passThroughErr = err
 	return true
+}
+
+// startedAsAgent reports whether a superclaude with arguments args and
+// parent ppid is the process a superclaude started as its agent, whose
+// parent it recorded in parent (EnvAgentParent).
+func startedAsAgent(args []string, parent string, ppid int) bool {
+	own := len(args) > 0 && len(args[0]) > 0 && args[0][0] == '+'
+	return parent != "" && parent == itoa(ppid) && !own
 }
 
 // NextAgent finds the agent a copy of superclaude, the last of started,

@@ -3,6 +3,7 @@ package handover
 import (
 	"os"
 	"os/signal"
+	"sync/atomic"
 	"syscall"
 )
 
@@ -19,6 +20,9 @@ import (
 // Anything that fails before the agent starts returns with nothing
 // recorded, and main runs the agent itself and reports.
 func runPrint(file string, args, env []string) {
+	if HasChildren() {
+		return // main spares them (cmd/superclaude childrenBefore)
+	}
 	marker, ok := selfMarker()
 	if !ok {
 		return
@@ -26,7 +30,7 @@ func runPrint(file string, args, env []string) {
 	// Before the fork: a leftover orphaned from then on is reparented to
 	// us, not to init, where the sweep could not see it.
 	syscall.RawSyscall(syscall.SYS_PRCTL, prSetChildSubreaper, 1, 0)
-	env = setEnv(env, envSupervisor, marker)
+	env = setEnv(setEnv(env, envSupervisor, marker), EnvAgentParent, itoa(os.Getpid()))
 	// The agent's parent-death signal follows the thread that forks it
 	// (golang/go#27505); package initialisers run on the main thread,
 	// locked to it, and that thread lives until we exit.
@@ -47,11 +51,16 @@ func runPrint(file string, args, env []string) {
 	// the agent gets its parent-death SIGHUP.
 	setDisposition(syscall.SIGINT, sigIgnore)
 	setDisposition(syscall.SIGQUIT, sigIgnore)
+	// They stay caught until we exit: during main's sweep they are not
+	// heeded (the sweep must finish; it is bounded by the grace).
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGHUP)
+	var reaped atomic.Bool
 	go func() {
 		for sig := range sigs {
-			syscall.Kill(pid, sig.(syscall.Signal)) // not reaped yet: still the agent's PID
+			if !reaped.Load() {
+				syscall.Kill(pid, sig.(syscall.Signal)) // not reaped yet: still the agent's PID
+			}
 		}
 	}()
 	var ws syscall.WaitStatus
@@ -60,7 +69,7 @@ func runPrint(file string, args, env []string) {
 			break
 		}
 	}
-	signal.Stop(sigs)
+	reaped.Store(true)
 	if MayHaveLeftovers() {
 		ran = &Run{Status: ws, Marker: marker, Args: args}
 		return
@@ -115,21 +124,6 @@ func selfMarker() (string, bool) {
 	}
 	boot, _ := os.ReadFile("/proc/sys/kernel/random/boot_id")
 	return itoa(os.Getpid()) + ":" + start + ":" + trimSpace(string(boot)), true
-}
-
-// itoa formats a non-negative n in decimal (strconv is not imported: see
-// the package comment).
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	var b [20]byte
-	i := len(b)
-	for ; n > 0; n /= 10 {
-		i--
-		b[i] = byte('0' + n%10)
-	}
-	return string(b[i:])
 }
 
 // trimSpace trims ASCII white space at both ends of s.

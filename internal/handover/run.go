@@ -38,3 +38,18 @@ func ExitCode(ws syscall.WaitStatus) int {
 	}
 	return ws.ExitStatus()
 }
+
+// itoa formats a non-negative n in decimal (strconv is not imported: see
+// the package comment).
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	var b [20]byte
+	i := len(b)
+	for ; n > 0; n /= 10 {
+		i--
+		b[i] = byte('0' + n%10)
+	}
+	return string(b[i:])
+}
