@@ -2,6 +2,7 @@ package handover
 
 import (
 	"os"
+	"runtime"
 	"syscall"
 	"time"
 	"unsafe"
@@ -12,13 +13,19 @@ import (
 // system's default with rt_sigaction, behind Go's runtime: the runtime's
 // own handler would print goroutines for SIGQUIT and ignore SIGPIPE, and
 // os/signal's Reset leaves a signal that was ignored (runPrint ignores
-// SIGINT) ignored. It returns only for a signal whose default is not to
-// end the program; the caller then exits with 128+n.
+// SIGINT) ignored. The signal is sent to this thread with it unblocked
+// here: a signal our parent blocked stays blocked in every thread of ours
+// and would wait for ever. It returns only for a signal whose default is
+// not to end the program; the caller then exits with 128+n.
 func DieBy(sig syscall.Signal) {
 	if sig != syscall.SIGKILL && setDisposition(sig, sigDefault) != nil {
 		return
 	}
-	syscall.Kill(os.Getpid(), sig)
+	runtime.LockOSThread()
+	set := uint64(1) << (uint(sig) - 1)
+	const sigUnblock = 1 // SIG_UNBLOCK
+	syscall.RawSyscall6(syscall.SYS_RT_SIGPROCMASK, sigUnblock, uintptr(unsafe.Pointer(&set)), 0, 8, 0, 0)
+	syscall.Tgkill(os.Getpid(), syscall.Gettid(), sig)
 	time.Sleep(time.Second) // delivered well before
 }
 
