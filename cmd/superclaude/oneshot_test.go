@@ -293,6 +293,8 @@ func TestHandoverAgreesWithMain(t *testing.T) {
 		{[]string{"-h"}, map[string]string{"PATH": bin}},
 		{[]string{"frobnicate"}, map[string]string{"PATH": bin}},
 		{[]string{"--", "-p"}, map[string]string{"PATH": bin}},
+		{[]string{"-cp", "hi"}, map[string]string{"PATH": bin}},
+		{[]string{"-dp", "hi"}, map[string]string{"PATH": bin}},
 		{[]string{"mcp", "list"}, map[string]string{"PATH": bin}},
 		{[]string{}, map[string]string{"PATH": bin}},
 	} {

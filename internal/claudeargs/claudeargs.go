@@ -41,7 +41,6 @@ type Invocation struct {
 func Scan(args []string, isSubcommand func(word string) bool) Invocation {
 	var inv Invocation
 	first := "" // the first operand: a subcommand, or the prompt
-	keep := make([]bool, len(args))
 	positional := 0
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -56,6 +55,10 @@ func Scan(args []string, isSubcommand func(word string) bool) Invocation {
 				}
 			}
 			positional++
+			continue
+		}
+		if len(a) > 2 && a[1] != '-' && short(a[:2]) {
+			i = inv.combined(args, i)
 			continue
 		}
 		name, inline := cut(a)
@@ -75,29 +78,80 @@ func Scan(args []string, isSubcommand func(word string) bool) Invocation {
 				i++
 			}
 		}
-		if oneShot(name) {
-			inv.OneShot = true
+		if inv.note(name) {
+			continue // the conversation: not for a restart
 		}
-		if printsOnly(name) {
-			inv.PrintsOnly = true
-		}
-		if picksConversation(name) {
-			inv.ChoseConversation = true
-			continue
-		}
-		for j := start; j <= i; j++ {
-			keep[j] = true
-		}
+		inv.Restart = append(inv.Restart, args[start:i+1]...)
 	}
 	if !inv.OneShot && isSubcommand != nil && commandWord(first) && isSubcommand(first) {
 		inv.OneShot = true
 	}
-	for i, a := range args {
-		if keep[i] {
-			inv.Restart = append(inv.Restart, a)
+	return inv
+}
+
+// note records what option name asks for, and reports whether it picks
+// the conversation.
+func (inv *Invocation) note(name string) (conversation bool) {
+	if oneShot(name) {
+		inv.OneShot = true
+	}
+	if printsOnly(name) {
+		inv.PrintsOnly = true
+	}
+	if picksConversation(name) {
+		inv.ChoseConversation = true
+		return true
+	}
+	return false
+}
+
+// combined reads args[i], short options written together, as commander
+// does: `-cp` is -c then -p; in `-dapi` the first option that takes a value
+// (-d) takes the rest (api); when that option is the last letter, it takes
+// the next argument as it would alone. A letter that is no option of
+// claude's ends the reading (commander refuses it). The restart keeps the
+// letters that do not pick the conversation, and their value. It returns
+// the index of the last argument read.
+func (inv *Invocation) combined(args []string, i int) int {
+	a := args[i]
+	var kept []byte
+	var value []string
+	for j := 1; j < len(a); j++ {
+		name := "-" + a[j:j+1]
+		if !short(name) {
+			kept = append(kept, a[j:]...)
+			break
+		}
+		conversation := inv.note(name)
+		if !conversation {
+			kept = append(kept, a[j])
+		}
+		if !takesValue(name) && !takesOptionalValue(name) {
+			continue
+		}
+		if j+1 < len(a) {
+			if !conversation {
+				kept = append(kept, a[j+1:]...)
+			}
+			break
+		}
+		if i+1 < len(args) && (takesValue(name) || !dashed(args[i+1])) {
+			i++
+			if !conversation {
+				value = append(value, args[i])
+			}
 		}
 	}
-	return inv
+	if len(kept) > 0 {
+		inv.Restart = append(append(inv.Restart, "-"+string(kept)), value...)
+	}
+	return i
+}
+
+// short reports whether name is one of claude's one-letter options.
+func short(name string) bool {
+	return len(name) == 2 && (takesValue(name) || takesOptionalValue(name) || variadic(name) ||
+		picksConversation(name) || oneShot(name) || printsOnly(name))
 }
 
 // isOption: a word starting with '-' other than "-" itself.
