@@ -7,9 +7,9 @@
 // why). What is left of its cost is Go's: the runtime's start and an exec
 // from a threaded process, about 1.2 ms on the 2-core machine, and the
 // initialisers of every package linked in, which run before main whether
-// the run needs them or not: the dashboard's terminal parser, the TOML
-// decoder, cobra, net and the rest, about a third of a millisecond more
-// (docs/benchmarks.md, "One-shot runs").
+// the run needs them or not: cobra, net, the state store, the dashboard
+// and the rest, about half a millisecond more (docs/benchmarks.md,
+// "One-shot runs").
 //
 // A print-mode run (`-p`) runs tools, which can leave processes behind, so
 // it is run as a child and waited for, with a sweep after it (runPrint).
@@ -21,10 +21,12 @@
 // sorted by import path, each as soon as everything it imports is
 // initialised). This package imports only os, os/signal, path, syscall
 // and internal/claudeargs, which imports nothing, so its init runs right
-// after theirs and before any of those; it execs or runs the agent from
-// there.
+// after theirs and before most others; it execs or runs the agent from
+// there. Not all: a dependency whose path sorts before this module's and
+// that needs little is initialised first (charmbracelet/x/ansi/parser and
+// BurntSushi/toml/internal, about 0.13 ms together).
 // TestHandoverComesBeforeTheHeavyInitialisers in cmd/superclaude fails if
-// a new import ever moves it later.
+// a new import ever moves it after cobra, the state store or net.
 //
 // It takes only the plainest cases and otherwise does nothing, leaving
 // main to decide as it always has (and to print any error): see Decide;
