@@ -19,6 +19,7 @@ import (
 
 	"github.com/superclaude/superclaude/internal/cli"
 	"github.com/superclaude/superclaude/internal/config"
+	"github.com/superclaude/superclaude/internal/control"
 	"github.com/superclaude/superclaude/internal/fleet"
 	"github.com/superclaude/superclaude/internal/termtext"
 	"github.com/superclaude/superclaude/internal/tmux"
@@ -320,6 +321,7 @@ func writeStatus(w io.Writer, stores []*state.Store, keep func(state.Session) bo
 			}
 		}
 	}
+	cli.MarkUnsupervised(views, hasControlSocket)
 	if asJSON {
 		return cli.WriteJSONArray(w, views)
 	}
@@ -458,4 +460,11 @@ func plural(n int, one, many string) string {
 		return "1 " + one
 	}
 	return fmt.Sprintf("%d %s", n, many)
+}
+
+// hasControlSocket reports whether the supervisor with the given PID has a
+// control socket (control.FindSocket).
+func hasControlSocket(pid int) bool {
+	_, err := control.FindSocket(pid)
+	return err == nil
 }

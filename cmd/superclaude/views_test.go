@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -206,6 +207,16 @@ func TestActivateInAPlainShellSaysThereIsNoSupervisor(t *testing.T) {
 		"CLAUDE_SUPERVISOR_PID=", "TMUX=", "SUPERCLAUDE_PANE_ID=", "SUPERCLAUDE_STATE_DIR=" + filepath.Join(dir, "state")}}
 	if _, errOut, code := r.run("", "+session", "activate", "sessions/demo2", "demo"); code != 0 || strings.Contains(errOut, "no supervisor") {
 		t.Errorf("without a terminal: %d %q", code, errOut)
+	}
+	// +status shows the shell as the owner, alive, and that it is no
+	// supervisor (nothing can restart it).
+	out, errOut, code := r.run("", "+status", "--here")
+	if code != 0 || !regexp.MustCompile(`demo\s.*running \(pid \d+, no supervisor\)`).MatchString(out) {
+		t.Errorf("+status: %d %q %q; want demo running with no supervisor", code, out, errOut)
+	}
+	out, _, _ = r.run("", "+status", "--here", "--json")
+	if !strings.Contains(out, `"noSupervisor":true`) {
+		t.Errorf("+status --json: %s", out)
 	}
 }
 

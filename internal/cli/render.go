@@ -24,7 +24,11 @@ type SessionView struct {
 	// OwnerAlive is whether its supervisor verified alive; State says
 	// more: running, stale (alive, but no heartbeat for StaleAfter) or
 	// stopped (the supervisor is gone).
-	OwnerAlive    bool            `json:"ownerAlive"`
+	OwnerAlive bool `json:"ownerAlive"`
+	// NoSupervisor is set when the owner is alive but no supervisor: a
+	// shell where `+session activate` was typed by hand. Nothing can
+	// restart or stop its agent (see MarkUnsupervised).
+	NoSupervisor  bool            `json:"noSupervisor,omitempty"`
 	State         string          `json:"state"`
 	Skill         string          `json:"skill,omitempty"`
 	Phase         string          `json:"phase,omitempty"`
@@ -88,6 +92,18 @@ func View(s state.Session, alive bool, now time.Time) SessionView {
 		v.LimitedUntil = state.FormatTime(st.LimitedUntil)
 	}
 	return v
+}
+
+// MarkUnsupervised sets NoSupervisor on the views whose owner is alive and
+// serves no control socket (hasSocket, by PID): every supervisor does, a
+// shell that ran `+session activate` does not. Only views of live owners
+// are asked about, one lookup each.
+func MarkUnsupervised(views []SessionView, hasSocket func(pid int) bool) {
+	for i := range views {
+		if views[i].OwnerAlive && views[i].PID > 0 && !hasSocket(views[i].PID) {
+			views[i].NoSupervisor = true
+		}
+	}
 }
 
 // lastSign is the owner's last sign of life: its latest heartbeat, or the
@@ -166,7 +182,10 @@ func WriteTable(w io.Writer, views []SessionView, now time.Time) error {
 	names := displayNames(views, os.Getenv("HOME"))
 	for i, v := range views {
 		state := v.State
-		if v.PID > 0 {
+		switch {
+		case v.PID > 0 && v.NoSupervisor:
+			state += fmt.Sprintf(" (pid %d, no supervisor)", v.PID)
+		case v.PID > 0:
 			state += fmt.Sprintf(" (pid %d)", v.PID)
 		}
 		agent := dash(v.Agent)

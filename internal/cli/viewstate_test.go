@@ -33,3 +33,21 @@ func TestViewStateOfANewSessionIsNotStale(t *testing.T) {
 		}
 	}
 }
+
+func TestMarkUnsupervisedAsksOnlyAboutLiveOwners(t *testing.T) {
+	views := []SessionView{
+		{Name: "supervised", PID: 10, OwnerAlive: true},
+		{Name: "shell", PID: 11, OwnerAlive: true},
+		{Name: "dead", PID: 12},
+		{Name: "ownerless", OwnerAlive: true},
+	}
+	var asked []int
+	MarkUnsupervised(views, func(pid int) bool { asked = append(asked, pid); return pid == 10 })
+	got := map[string]bool{}
+	for _, v := range views {
+		got[v.Name] = v.NoSupervisor
+	}
+	if !got["shell"] || got["supervised"] || got["dead"] || got["ownerless"] || len(asked) != 2 {
+		t.Errorf("no supervisor: %v, asked about %v; want only shell, asking about 10 and 11", got, asked)
+	}
+}

@@ -289,6 +289,11 @@ func (m Model) key(k string) (tea.Model, tea.Cmd) {
 			m.setNote(true, "cannot %s %s: no live supervisor owns it", verb, row.Session)
 			return m, nil
 		}
+		if row.NoSupervisor {
+			m.setNote(true, "cannot %s %s: its owner (pid %d) is a shell where the session was activated by hand, not a supervisor",
+				verb, row.Session, row.Supervisor.PID)
+			return m, nil
+		}
 		m.confirm = &pending{verb: verb, row: row}
 		m.note = ""
 	case "w":

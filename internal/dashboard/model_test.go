@@ -393,6 +393,25 @@ func TestRestartOfAStoppedSessionIsRefusedWithoutAsking(t *testing.T) {
 	}
 }
 
+// TestRestartOfAShellOwnedSessionIsRefusedWithoutAsking: a session
+// activated by hand in a plain shell is owned by that shell, alive, but
+// there is no supervisor to ask; the row says so and r is refused.
+func TestRestartOfAShellOwnedSessionIsRefusedWithoutAsking(t *testing.T) {
+	rows := fixedRows()
+	rows[3].NoSupervisor = true // a-sess, selected first
+	h := newHarness(t, rows)
+	if !strings.Contains(h.m.View().Content, "running/shell") {
+		t.Fatalf("the row does not say it has no supervisor:\n%s", h.m.View().Content)
+	}
+	h.keys("r")
+	if h.m.confirm != nil || len(h.src.calls) != 0 {
+		t.Fatalf("asked or sent for a shell-owned session: %v", h.src.calls)
+	}
+	if !strings.Contains(h.m.View().Content, "cannot restart a-sess: its owner (pid 101) is a shell") {
+		t.Fatalf("view:\n%s", h.m.View().Content)
+	}
+}
+
 func TestAFailedActionShowsItsError(t *testing.T) {
 	h := newHarness(t, fixedRows())
 	h.src.actionErr = errors.New("its supervisor (pid 101) did not take it: boom")

@@ -56,6 +56,10 @@ type Row struct {
 	// Halted is why the progress breaker stopped restarting the session
 	// ("" when it did not).
 	Halted string
+	// NoSupervisor is set when the owner is alive but is no supervisor (a
+	// shell where `+session activate` was typed): nothing can restart or
+	// stop its agent.
+	NoSupervisor bool
 	// LastEvent is the session's latest line in its root's event log,
 	// without its time; LastEventAt is that time.
 	LastEvent   string

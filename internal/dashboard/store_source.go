@@ -112,7 +112,12 @@ func (s *StoreSource) Rows(ctx context.Context) (Snapshot, error) {
 			snap.Problems = append(snap.Problems, err.Error())
 		}
 		for _, sess := range sessions {
-			snap.Rows = append(snap.Rows, rowOf(sess, state.OwnerAlive(sess.State), snap.At, last[sess.Name]))
+			r := rowOf(sess, state.OwnerAlive(sess.State), snap.At, last[sess.Name])
+			if r.Status != Stopped && r.Supervisor.PID > 0 {
+				_, err := control.FindSocket(r.Supervisor.PID)
+				r.NoSupervisor = err != nil
+			}
+			snap.Rows = append(snap.Rows, r)
 		}
 	}
 	return snap, nil

@@ -117,6 +117,8 @@ func (m Model) rowCells(r Row) []string {
 	switch {
 	case r.Halted != "" && r.Status == Stopped:
 		status = "halted"
+	case r.NoSupervisor:
+		status += "/shell" // its owner: a shell, no supervisor
 	case r.Status != Stopped && r.Lifecycle != "" && r.Lifecycle != "active":
 		// restarting, resuming, dehydrating; completed: a live supervisor
 		// whose agent works in another session now.
