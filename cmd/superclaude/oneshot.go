@@ -159,13 +159,7 @@ func runChild(path string, args []string, sweep bool, grace time.Duration) int {
 			}
 		}
 	}()
-	var ws syscall.WaitStatus
-	for {
-		_, err := syscall.Wait4(pid, &ws, 0, nil)
-		if err != syscall.EINTR {
-			break
-		}
-	}
+	ws := handover.WaitAgent(pid)
 	reaped.Store(true)
 	if sweep && handover.MayHaveLeftovers() {
 		sweepAfter(self.String(), grace, args, "by main", before)

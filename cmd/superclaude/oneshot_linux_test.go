@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -75,4 +76,42 @@ func TestHelperSignals(t *testing.T) {
 	unix.Tgkill(os.Getpid(), unix.Gettid(), syscall.SIGUSR1)
 	time.Sleep(5 * time.Second)
 	os.Exit(3)
+}
+
+// TestPrintRunStopsWithItsAgent: an agent that stops on its own (here by
+// SIGSTOP to itself; in life, reading the terminal from the background)
+// stops superclaude too, as the shell would have seen of the agent, and
+// continuing superclaude continues it. Before, superclaude went on waiting
+// for an agent that would never run again (a hostile tester's find).
+func TestPrintRunStopsWithItsAgent(t *testing.T) {
+	onPrintPaths(t, func(t *testing.T, dir string, start func(string) *exec.Cmd) {
+		cmd := start(oneShotAgent(t, dir, "kill -STOP $$; exit 6"))
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		stat := "/proc/" + strconv.Itoa(cmd.Process.Pid) + "/stat"
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			b, _ := os.ReadFile(stat)
+			if i := strings.LastIndexByte(string(b), ')'); i > 0 && i+2 < len(b) && b[i+2] == 'T' {
+				break
+			}
+			if time.Now().After(deadline) {
+				if pid, _ := agentOut(t, dir); pid > 0 {
+					syscall.Kill(pid, syscall.SIGKILL)
+				}
+				<-done
+				t.Fatal("superclaude did not stop with its agent")
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		cmd.Process.Signal(syscall.SIGCONT)
+		err := <-done
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 6 {
+			t.Fatalf("superclaude %s, continued: %v; want the agent's exit 6", printArgs, err)
+		}
+	})
 }

@@ -63,12 +63,7 @@ func runPrint(file string, args, env []string) {
 			}
 		}
 	}()
-	var ws syscall.WaitStatus
-	for {
-		if _, err := syscall.Wait4(pid, &ws, 0, nil); err != syscall.EINTR {
-			break
-		}
-	}
+	ws := WaitAgent(pid)
 	reaped.Store(true)
 	if MayHaveLeftovers() {
 		ran = &Run{Status: ws, Marker: marker, Args: args}

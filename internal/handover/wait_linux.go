@@ -1,0 +1,47 @@
+package handover
+
+import (
+	"os"
+	"syscall"
+)
+
+// WaitAgent waits for the one-shot agent pid to exit and returns its
+// status. When the agent stops on its own (it reads the terminal from the
+// background, or stops itself) we stop too, by the same signal, so that
+// the shell sees the job stopped as it would see the agent; when we are
+// continued, so is the agent. Before, we went on waiting for an agent that
+// would never run again, and the terminal hung (a hostile tester's find).
+//
+// A stop of the whole job (Ctrl-Z) stops us by itself; its report comes
+// once `fg` has continued both, when the agent no longer is stopped
+// (stoppedNow), and is passed over.
+func WaitAgent(pid int) syscall.WaitStatus {
+	for {
+		var ws syscall.WaitStatus
+		_, err := syscall.Wait4(pid, &ws, syscall.WUNTRACED, nil)
+		switch {
+		case err == syscall.EINTR:
+			continue
+		case err != nil || !ws.Stopped():
+			return ws
+		case !stoppedNow(pid):
+			continue
+		}
+		syscall.Kill(os.Getpid(), ws.StopSignal()) // returns once we are continued
+		syscall.Kill(pid, syscall.SIGCONT)
+	}
+}
+
+// stoppedNow reports whether process pid is stopped now (state T or t in
+// /proc/PID/stat).
+func stoppedNow(pid int) bool {
+	b, err := os.ReadFile("/proc/" + itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	end := len(b) - 1
+	for end >= 0 && b[end] != ')' {
+		end--
+	}
+	return end >= 0 && end+2 < len(b) && (b[end+2] == 'T' || b[end+2] == 't')
+}
