@@ -17,6 +17,7 @@ import (
 
 	"github.com/superclaude/superclaude/child"
 	"github.com/superclaude/superclaude/internal/claude"
+	"github.com/superclaude/superclaude/internal/claudeargs"
 	"github.com/superclaude/superclaude/internal/config"
 	"github.com/superclaude/superclaude/internal/control"
 	"github.com/superclaude/superclaude/internal/fleet"
@@ -113,7 +114,11 @@ func runAgent(args []string) int {
 	o, err := defaultOptions()
 	if err == nil {
 		var policy string
-		if policy, args, err = cutOption(args, optResume); err == nil && policy != "" {
+		var values []bool
+		if o.profile == supervise.Claude.Name {
+			values = claudeargs.Values(args)
+		}
+		if policy, args, err = cutOption(args, optResume, values); err == nil && policy != "" {
 			o.resumePolicy = policy
 		}
 	}
@@ -125,11 +130,15 @@ func runAgent(args []string) int {
 }
 
 // cutOption takes one of superclaude's options — name=value or name value
-// — out of the agent's arguments, before any "--".
-func cutOption(args []string, name string) (value string, rest []string, err error) {
+// — out of the agent's arguments, before any "--". The arguments values
+// marks (nil: none) are the agent's options' values, left as they are:
+// `--append-system-prompt --resume-policy` is claude's prompt text.
+func cutOption(args []string, name string, values []bool) (value string, rest []string, err error) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
+		case i < len(values) && values[i]:
+			rest = append(rest, a)
 		case a == "--":
 			return value, append(rest, args[i:]...), nil
 		case strings.HasPrefix(a, name+"="):

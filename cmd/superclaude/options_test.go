@@ -1,8 +1,11 @@
 package main
 
 import (
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/superclaude/superclaude/internal/claudeargs"
 )
 
 // Every option read from the environment refuses a bad value with an error
@@ -54,6 +57,30 @@ func TestHintCommandIsHowThePersonStartedIt(t *testing.T) {
 	} {
 		if got := hintCommand(argv0); got != want {
 			t.Errorf("hintCommand(%q) = %q, want %q", argv0, got, want)
+		}
+	}
+}
+
+// TestResumePolicyIsCutOnlyWhereItIsAnOption: superclaude's own option on
+// claude's command line is taken out only where claude would read an
+// option; as the value of one of claude's options it is claude's (a
+// hostile tester found `--append-system-prompt --resume-policy hello`
+// lost both words).
+func TestResumePolicyIsCutOnlyWhereItIsAnOption(t *testing.T) {
+	for _, tc := range []struct {
+		args   []string
+		policy string
+		rest   []string
+	}{
+		{[]string{"--resume-policy", "never", "-p", "hi"}, "never", []string{"-p", "hi"}},
+		{[]string{"--model", "x", "--resume-policy=always"}, "always", []string{"--model", "x"}},
+		{[]string{"-p", "--append-system-prompt", "--resume-policy", "hello"}, "", []string{"-p", "--append-system-prompt", "--resume-policy", "hello"}},
+		{[]string{"--model", "--", "--resume-policy", "never"}, "never", []string{"--model", "--"}},
+		{[]string{"--", "--resume-policy", "never"}, "", []string{"--", "--resume-policy", "never"}},
+	} {
+		policy, rest, err := cutOption(tc.args, optResume, claudeargs.Values(tc.args))
+		if err != nil || policy != tc.policy || !slices.Equal(rest, tc.rest) {
+			t.Errorf("cutOption(%q) = %q, %q, %v; want %q, %q", tc.args, policy, rest, err, tc.policy, tc.rest)
 		}
 	}
 }

@@ -23,6 +23,16 @@ type Invocation struct {
 	// without the first operand (the prompt): what a restarted claude
 	// gets before a resume or a prompt is added.
 	Restart []string
+
+	// values marks the arguments read as an option's value (Values).
+	values []bool
+}
+
+// Values reports, for each of args, whether claude reads it as the value of
+// an option before it (`--append-system-prompt --resume-policy`): a word
+// there is no option, whatever it looks like.
+func Values(args []string) []bool {
+	return Scan(args, nil).values
 }
 
 // Scan reads args, knowing the subcommands of claude 2.1.330, and also
@@ -39,7 +49,7 @@ type Invocation struct {
 // '-'. Anything else not starting with '-' is the prompt, or a subcommand
 // when it comes first. After "--" everything is the prompt.
 func Scan(args []string, isSubcommand func(word string) bool) Invocation {
-	var inv Invocation
+	inv := Invocation{values: make([]bool, len(args))}
 	first := "" // the first operand: a subcommand, or the prompt
 	positional := 0
 	for i := 0; i < len(args); i++ {
@@ -77,6 +87,9 @@ func Scan(args []string, isSubcommand func(word string) bool) Invocation {
 			for i+1 < len(args) && !dashed(args[i+1]) {
 				i++
 			}
+		}
+		for j := start + 1; j <= i; j++ {
+			inv.values[j] = true
 		}
 		if inv.note(name) {
 			continue // the conversation: not for a restart
@@ -137,6 +150,7 @@ func (inv *Invocation) combined(args []string, i int) int {
 		}
 		if i+1 < len(args) && (takesValue(name) || !dashed(args[i+1])) {
 			i++
+			inv.values[i] = true
 			if !conversation {
 				value = append(value, args[i])
 			}

@@ -51,6 +51,9 @@ func FuzzScan(f *testing.F) {
 			}
 			i++
 		}
+		if len(inv.values) != len(args) || len(args) > 0 && inv.values[0] {
+			t.Fatalf("Scan(%q): values %v; want one per argument, the first never a value", args, inv.values)
+		}
 		if inv.PrintsOnly && !inv.OneShot {
 			t.Fatalf("Scan(%q): prints only but not one-shot", args)
 		}
