@@ -32,7 +32,8 @@ func main() {
 func run(args []string) int {
 	if err := handover.PassThroughFailed(); err != nil {
 		// A copy of superclaude started as another's agent, with no
-		// agent to hand over to: never supervise (internal/handover).
+		// agent to hand over to, or superclaude nested in itself too
+		// deep: never supervise (internal/handover).
 		fmt.Fprintln(os.Stderr, "superclaude: cannot start the agent:", termtext.Clean(err.Error()))
 		return 127
 	}

@@ -123,13 +123,17 @@ func runChild(path string, args []string, sweep bool, grace time.Duration) int {
 	sweep = sweep && selfErr == nil
 	var before func(pid int) bool
 	if sweep {
-		if proc.SubreaperSupported {
+		before = childrenBefore()
+		// With children from before, no subreaper: what those leave
+		// when they end would come to us and look like the agent's (a
+		// hostile tester's find). The agent's leftovers then go to init
+		// and the marker finds them, as on macOS.
+		if proc.SubreaperSupported && before == nil {
 			proc.BecomeSubreaper()
 		}
 		// The marker finds what leaves our tree (macOS, double forks).
 		env = slices.DeleteFunc(env, func(kv string) bool { return strings.HasPrefix(kv, config.EnvSupervisor+"=") })
 		env = append(env, config.EnvSupervisor+"="+self.String())
-		before = childrenBefore()
 	}
 	// The terminal sends SIGINT and SIGQUIT to the agent as to us: we
 	// wait for it to decide. SIGTERM and SIGHUP sent to us alone are

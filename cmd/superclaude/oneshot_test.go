@@ -467,7 +467,7 @@ func TestCopiesOfSuperclaudeOnPathStepAside(t *testing.T) {
 			t.Errorf("an interactive start gave the real claude %q: want one supervisor's --settings, not one per copy", got)
 		}
 	}
-	if code, stderr := run(d+":"+e, "--version"); code != 127 || !strings.Contains(stderr, "copy of superclaude") {
+	if code, stderr := run(d+":"+e, "--version"); code != 127 || !strings.Contains(stderr, "led back to superclaude") {
 		t.Errorf("with only copies on PATH: exit %d, %q; want 127 and why", code, stderr)
 	}
 	// A shell script installed as claude that execs superclaude is a
@@ -494,6 +494,22 @@ func TestCopiesOfSuperclaudeOnPathStepAside(t *testing.T) {
 		}
 		if len(args) == 0 && strings.Count(got, "--settings") != 1 {
 			t.Errorf("through the script, an interactive start gave the real claude %q: want one supervisor's --settings", got)
+		}
+	}
+	// One that runs superclaude as a child of its own (no exec) is not
+	// the agent by its parent either: it nests until SUPERCLAUDE_DEPTH
+	// ends it, with a message, instead of forking for ever.
+	fork := filepath.Join(dir, "fork")
+	if err := os.Mkdir(fork, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(fork, "claude"), []byte("#!/bin/sh\n"+bin+" \"$@\"\n"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"--version"}, {"-p", "hi"}} {
+		code, stderr := runOnPath(t, oneShotCommand(t, dir, "", args...), fork+":"+real)
+		if code != 127 || !strings.Contains(stderr, "nested 8 deep") {
+			t.Errorf("superclaude %q with a script that runs superclaude as claude: exit %d, %q; want 127 and why", args, code, stderr)
 		}
 	}
 }
@@ -542,9 +558,12 @@ func TestEnvAgentParentIsOneName(t *testing.T) {
 // to kill it as a leftover (a hostile tester's find).
 func TestPrintRunSparesTheShellsOwnJobs(t *testing.T) {
 	onPrintPaths(t, func(t *testing.T, dir string, start func(string) *exec.Cmd) {
-		job := filepath.Join(dir, "job.pid")
-		cmd := start(oneShotAgent(t, dir, "exit 4"))
-		cmd.Args = append([]string{"sh", "-c", "sleep 60 & echo $! > " + job + `; exec "$0" "$@"`}, cmd.Args...)
+		job, grandchild := filepath.Join(dir, "job.pid"), filepath.Join(dir, "grandchild.pid")
+		cmd := start(oneShotAgent(t, dir, "sleep 1; exit 4"))
+		// Two jobs: one that runs on, one that ends while the agent runs
+		// and leaves its own child, which then has no parent.
+		cmd.Args = append([]string{"sh", "-c", "sleep 60 & echo $! > " + job +
+			"; ( sh -c 'echo $$ > " + grandchild + "; sleep 0.3; exec sleep 61' & sleep 0.1 ) &" + ` exec "$0" "$@"`}, cmd.Args...)
 		cmd.Path = "/bin/sh"
 		var ee *exec.ExitError
 		if err := cmd.Run(); !errors.As(err, &ee) || ee.ExitCode() != 4 {
@@ -558,6 +577,15 @@ func TestPrintRunSparesTheShellsOwnJobs(t *testing.T) {
 		defer syscall.Kill(pid, syscall.SIGKILL)
 		if !proc.PIDAlive(pid) {
 			t.Fatal("the sweep after the agent killed a job of the shell that exec'd superclaude")
+		}
+		b, _ = os.ReadFile(grandchild)
+		gpid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+		if gpid <= 0 {
+			t.Fatalf("the second job's child never started: %q", b)
+		}
+		defer syscall.Kill(gpid, syscall.SIGKILL)
+		if !proc.PIDAlive(gpid) {
+			t.Fatal("the sweep after the agent killed what a job of the shell left when it ended")
 		}
 	})
 }
@@ -629,4 +657,25 @@ while [ ! -s `+left+` ]; do sleep 0.01; done; echo $$ > `+agentPID+`; exit 9`)
 			t.Error("the leftover outlived a sweep that was told to stop")
 		}
 	})
+}
+
+// TestAnOrphanAdoptedByAOneShotRunIsNotItsAgent: a one-shot superclaude is
+// a subreaper and the agent's recorded parent, so a process its agent left
+// and it adopted has the agent's parent too. Running superclaude for
+// itself there, it used to be taken for the agent, pass over the only
+// claude and fail, exit 127 (a hostile tester's find).
+func TestAnOrphanAdoptedByAOneShotRunIsNotItsAgent(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "nested.out")
+	agent := oneShotAgent(t, dir, `if [ "$2" = sub ]; then echo sub ran; exit 0; fi
+setsid -f "$SC" -p sub > `+out+` 2>&1
+i=0; while ! grep -q ran `+out+` 2>/dev/null && [ $i -lt 500 ]; do sleep 0.01; i=$((i+1)); done`)
+	cmd := oneShotCommand(t, dir, agent, "-p", "top")
+	cmd.Env = append(cmd.Env, "SC="+testbin.Superclaude(t))
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("superclaude -p top: %v", err)
+	}
+	if b, _ := os.ReadFile(out); !strings.Contains(string(b), "sub ran") {
+		t.Fatalf("the adopted orphan's superclaude -p sub printed %q; want its agent's answer", b)
+	}
 }

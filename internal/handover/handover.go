@@ -51,7 +51,7 @@ import (
 func init() {
 	self, _ := os.Executable()
 	args := os.Args[1:]
-	if passThrough(args, self) {
+	if passThrough(args, self) || tooDeep(args) {
 		return // failed: main reports it
 	}
 	command, kind := Decide(args, syscall.Environ())
@@ -105,6 +105,7 @@ var harmless = map[string]bool{
 	"SUPERCLAUDE_FLEET":        true,
 	"SUPERCLAUDE_TMUX_SOCKET":  true,
 	EnvAgentFile:               true,
+	EnvDepth:                   true,
 	EnvAgentParent:             true,
 }
 

@@ -145,6 +145,11 @@ func TestNextAgent(t *testing.T) {
 		return p
 	}
 	d, e, real := file("d", "copy d"), file("e", "copy e"), file("real", "real")
+	file("w", "unused")
+	wrap := filepath.Join(dir, "w", "wrap.sh")
+	if err := os.WriteFile(wrap, []byte("#!/bin/sh\nexec claude \"$@\"\n"), 0o700); err != nil {
+		t.Fatal(err)
+	}
 	d2 := filepath.Join(dir, "d2")
 	if err := os.Symlink(filepath.Join(dir, "d"), d2); err != nil {
 		t.Fatal(err)
@@ -160,18 +165,21 @@ func TestNextAgent(t *testing.T) {
 		name     string
 		started  []string
 		self     string
+		argv0    string
 		pathList string
 		want     string // "" means an error
 	}{
-		{"the copy d passes over itself", []string{d}, d, path("d", "real"), real},
-		{"and over another copy's file once started", []string{d, e}, e, path("d", "e", "real"), real},
-		{"a copy not yet started is the next hop", []string{d}, d, path("d", "e", "real"), e},
-		{"the order of PATH cannot bring a started file back", []string{e, d}, d, path("e", "d", "e", "real"), real},
-		{"the same file by another directory is passed over", []string{d}, d, path("d2", "real"), real},
-		{"only copies", []string{d, e}, e, path("d", "e"), ""},
+		{"the copy d passes over itself", []string{d}, d, "claude", path("d", "real"), real},
+		{"and over another copy's file once started", []string{d, e}, e, "claude", path("d", "e", "real"), real},
+		{"a copy not yet started is the next hop", []string{d}, d, "claude", path("d", "e", "real"), e},
+		{"the order of PATH cannot bring a started file back", []string{e, d}, d, "claude", path("e", "d", "e", "real"), real},
+		{"the same file by another directory is passed over", []string{d}, d, "claude", path("d2", "real"), real},
+		{"only copies", []string{d, e}, e, "claude", path("d", "e"), ""},
+		{"a wrapper agent's own name is nowhere: the name it ran", []string{wrap}, d, "claude", path("d", "real"), real},
+		{"a wrapper that ran superclaude by its own name", []string{wrap}, d, "superclaude", path("d", "real"), ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := NextAgent(tc.started, tc.pathList, tc.self)
+			got, err := NextAgent(tc.started, tc.pathList, tc.self, tc.argv0)
 			if tc.want == "" {
 				if err == nil {
 					t.Errorf("NextAgent = %q, want an error", got)

@@ -28,13 +28,14 @@ const EnvAgentFile = "SUPERCLAUDE_AGENT_FILE"
 
 // EnvAgentParent is the PID of the agent's parent, set by every start of
 // the agent: the one-shot superclaude itself, the session leader of an
-// interactive one (child/leader.go), the parent of a process handed over.
-// A superclaude whose parent it names is the agent, or what the agent
-// exec'd, even when the file started was not superclaude: a shell script
-// `exec superclaude "$@"` installed as claude is a different file, and
-// used to start superclaude, which found the script as claude again, for
-// ever. Its own commands ('+') are never the agent's: an orphan a one-shot
-// superclaude adopted (it is a subreaper) may run one.
+// interactive one (child/leader.go), the supervisor without a pty, the
+// parent of a process handed over. A superclaude whose parent it names is
+// the agent, or what the agent exec'd, even when the file started was not
+// superclaude: a shell script `exec superclaude "$@"` installed as claude
+// is a different file, and used to start superclaude, which found the
+// script as claude again, for ever. It steps aside when another agent is
+// there to hand over to (see passThrough for why only then). Superclaude's
+// own commands ('+') are never the agent's.
 const EnvAgentParent = "SUPERCLAUDE_AGENT_PARENT"
 
 // passThroughErr is why a copy of superclaude started as the agent could
@@ -43,8 +44,9 @@ var passThroughErr error
 
 // PassThroughFailed returns why this process, a copy of superclaude that a
 // superclaude started as its agent, could not hand over to the real agent,
-// or nil when it is not such a process. Main must then report it and exit
-// 127, never supervise: that would stack supervisors.
+// or why superclaude, nested EnvDepth deep in itself, must not start one;
+// nil when neither. Main must then report it and exit 127, never
+// supervise: that would stack supervisors.
 func PassThroughFailed() error { return passThroughErr }
 
 // passThrough hands over to the real agent when this program is the file a
@@ -55,10 +57,20 @@ func passThrough(args []string, self string) bool {
 	if len(started) == 0 || self == "" {
 		return false
 	}
-	if !sameFile(self, started[len(started)-1]) && !startedAsAgent(args, os.Getenv(EnvAgentParent), os.Getppid()) {
+	named := sameFile(self, started[len(started)-1])
+	if !named && !startedAsAgent(args, os.Getenv(EnvAgentParent), os.Getppid()) {
 		return false
 	}
-	next, err := NextAgent(started, os.Getenv("PATH"), self)
+	next, err := NextAgent(started, os.Getenv("PATH"), self, os.Args[0])
+	if err != nil && !named {
+		// Only the parent said so, and there is no other agent to hand
+		// over to: an orphan a one-shot superclaude or a supervisor
+		// without a pty adopted (both are subreapers) has that parent
+		// too, and runs superclaude for itself (a hostile tester's
+		// find). A script that leads back here for ever ends at
+		// EnvDepth.
+		return false
+	}
 	if err == nil {
 		list := os.Getenv(EnvAgentFile) + ":" + next
 		err = syscall.Exec(next, append([]string{next}, args...), setEnv(syscall.Environ(), EnvAgentFile, list))
@@ -76,17 +88,24 @@ func startedAsAgent(args []string, parent string, ppid int) bool {
 	return parent != "" && parent == itoa(ppid) && !own
 }
 
-// NextAgent finds the agent a copy of superclaude, the last of started,
-// hands over to: the same name (claude) looked up on pathList with
-// LookPath's rules, passing over every file already started and self. An
-// error says why there is none.
-func NextAgent(started []string, pathList, self string) (string, error) {
+// NextAgent finds the agent a superclaude started as the agent of another
+// hands over to: the name of the last file started (claude), or else the
+// name this one was started by (argv0: a wrapper script given as
+// $SUPERCLAUDE_AGENT that runs `claude …` finds superclaude installed as
+// claude), looked up on pathList with LookPath's rules, passing over every
+// file already started and self. An error says why there is none.
+func NextAgent(started []string, pathList, self, argv0 string) (string, error) {
 	last := started[len(started)-1]
-	base := path.Base(last)
-	if next, ok := LookPath(base, pathList, append(started, self)...); ok {
-		return next, nil
+	names := []string{path.Base(last)}
+	if b := path.Base(argv0); argv0 != "" && b != names[0] {
+		names = append(names, b)
 	}
-	return "", errors.New(last + " is a copy of superclaude, not the agent, and no other " + base +
+	for _, name := range names {
+		if next, ok := LookPath(name, pathList, append(started, self)...); ok {
+			return next, nil
+		}
+	}
+	return "", errors.New(last + " led back to superclaude, and no other " + names[0] +
 		" is on an absolute PATH entry")
 }
 

@@ -1,0 +1,49 @@
+package handover
+
+import (
+	"errors"
+	"os"
+)
+
+// EnvDepth counts the superclaudes, one inside the other, that started an
+// agent: each adds one for the agents it starts (tooDeep). A person's
+// nesting is a few deep (a skill's Bash running `superclaude -p` inside a
+// supervised claude); a claude found on PATH that leads back to
+// superclaude for ever is not. The pass-through catches that when the
+// agent execs superclaude; a script that runs superclaude as a child of
+// its own (`superclaude "$@"`, no exec), or a one-shot run whose agent
+// has no other claude to hand over to, is caught here, before it fills
+// the machine with processes (a hostile tester's find: 18,000 processes
+// in 25 seconds).
+const EnvDepth = "SUPERCLAUDE_DEPTH"
+
+// maxDepth is how deep superclaudes may nest.
+const maxDepth = 8
+
+// tooDeep reports whether this superclaude, about to run args, is nested
+// maxDepth deep, recording why for main (PassThroughFailed); otherwise it
+// counts itself in EnvDepth for every agent it starts. Superclaude's own
+// commands ('+') neither count nor are refused.
+func tooDeep(args []string) bool {
+	if len(args) > 0 && len(args[0]) > 0 && args[0][0] == '+' {
+		return false
+	}
+	depth := 0
+	for _, c := range os.Getenv(EnvDepth) {
+		if c < '0' || c > '9' {
+			depth = 0 // not ours: start counting
+			break
+		}
+		if depth = depth*10 + int(c-'0'); depth > maxDepth {
+			break
+		}
+	}
+	if depth >= maxDepth {
+		passThroughErr = errors.New("superclaude is nested " + itoa(depth) + " deep in itself ($" + EnvDepth +
+			"): the claude it finds leads back to superclaude (a script that runs superclaude, installed as claude?). " +
+			"Install superclaude as a link named claude, or set $SUPERCLAUDE_AGENT to the real claude")
+		return true
+	}
+	os.Setenv(EnvDepth, itoa(depth+1))
+	return false
+}
