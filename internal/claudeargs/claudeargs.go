@@ -47,7 +47,7 @@ func Values(args []string) []bool {
 // argument; one with an optional value takes the next argument unless it
 // starts with '-'; a variadic one takes arguments until one starts with
 // '-'. Anything else not starting with '-' is the prompt, or a subcommand
-// when it comes first. After "--" everything is the prompt.
+// when it comes first. After "--" everything is an operand.
 func Scan(args []string, isSubcommand func(word string) bool) Invocation {
 	inv := Invocation{values: make([]bool, len(args))}
 	first := "" // the first operand: a subcommand, or the prompt
@@ -55,6 +55,14 @@ func Scan(args []string, isSubcommand func(word string) bool) Invocation {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
+			// What follows is operands; commander still looks the
+			// first one up as a subcommand.
+			if positional == 0 && i+1 < len(args) {
+				first = args[i+1]
+				if subcommand(first) {
+					inv.OneShot = true
+				}
+			}
 			break
 		}
 		if !isOption(a) {
@@ -80,11 +88,11 @@ func Scan(args []string, isSubcommand func(word string) bool) Invocation {
 				i++
 			}
 		case takesOptionalValue(name):
-			if i+1 < len(args) && !dashed(args[i+1]) {
+			if i+1 < len(args) && !isOption(args[i+1]) {
 				i++
 			}
 		case variadic(name):
-			for i+1 < len(args) && !dashed(args[i+1]) {
+			for i+1 < len(args) && !isOption(args[i+1]) {
 				i++
 			}
 		}
@@ -148,7 +156,7 @@ func (inv *Invocation) combined(args []string, i int) int {
 			}
 			break
 		}
-		if i+1 < len(args) && (takesValue(name) || !dashed(args[i+1])) {
+		if i+1 < len(args) && (takesValue(name) || !isOption(args[i+1])) {
 			i++
 			inv.values[i] = true
 			if !conversation {
@@ -168,12 +176,10 @@ func short(name string) bool {
 		picksConversation(name) || oneShot(name) || printsOnly(name))
 }
 
-// isOption: a word starting with '-' other than "-" itself.
+// isOption: a word starting with '-' other than "-" itself, as
+// commander's maybeOption: an option with an optional value, or a
+// variadic one, takes anything else as its value, "-" included.
 func isOption(a string) bool { return len(a) > 1 && a[0] == '-' }
-
-// dashed: a word starting with '-', "-" included, which no optional or
-// variadic option takes as its value.
-func dashed(a string) bool { return len(a) > 0 && a[0] == '-' }
 
 // cut splits an option at its first '=': the name, and whether a value
 // was given inline.

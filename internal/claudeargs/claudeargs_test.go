@@ -10,12 +10,24 @@ import (
 // the profile that uses it (supervise/claude_test.go); here, what is
 // easiest to get wrong without strings.HasPrefix.
 
-// TestADashIsNoOptionalValue: "-" (stdin, for some tools) is not taken as
-// the value of an option whose value is optional, as commander does not.
-func TestADashIsNoOptionalValue(t *testing.T) {
-	inv := Scan([]string{"--debug", "-", "--resume", "-"}, nil)
-	if !inv.ChoseConversation || !slices.Equal(inv.Restart, []string{"--debug"}) {
-		t.Errorf("Scan: %+v; want --debug kept alone and --resume dropped", inv)
+// TestADashIsAnOptionalValue: "-" (stdin, for some tools) is taken as the
+// value of an option whose value is optional, as commander's maybeOption
+// says it is no option (a hostile tester read commander).
+func TestADashIsAnOptionalValue(t *testing.T) {
+	inv := Scan([]string{"--debug", "-", "--resume", "-", "-d", "-", "doctor"}, nil)
+	if !inv.ChoseConversation || !inv.OneShot || !slices.Equal(inv.Restart, []string{"--debug", "-", "-d", "-"}) {
+		t.Errorf("Scan: %+v; want --debug - and -d - kept, --resume dropped, doctor a subcommand", inv)
+	}
+}
+
+// TestASubcommandAfterDoubleDashIsStillOne: commander looks the first
+// operand up as a subcommand even after "--".
+func TestASubcommandAfterDoubleDashIsStillOne(t *testing.T) {
+	if inv := Scan([]string{"--", "doctor"}, nil); !inv.OneShot {
+		t.Errorf("Scan(-- doctor) is not one-shot")
+	}
+	if inv := Scan([]string{"--", "fix", "doctor"}, nil); inv.OneShot {
+		t.Errorf("Scan(-- fix doctor) is one-shot; fix is the prompt")
 	}
 }
 
