@@ -22,14 +22,33 @@ import (
 // `claude -p` answers once through the real CLI, and `claude` runs the real
 // CLI under one supervisor, which binds its conversation and answers a
 // prompt.
+//
+// Both ways to install it under claude's name: a link, and a script that
+// execs superclaude (a different file, which superclaude tells apart by
+// the parent it recorded for its agent).
 func TestInstalledAsClaudeSupervisesTheRealOne(t *testing.T) {
 	t.Parallel()
+	for _, install := range []string{"link", "script"} {
+		t.Run(install, func(t *testing.T) {
+			t.Parallel()
+			installedAsClaude(t, install)
+		})
+	}
+}
+
+func installedAsClaude(t *testing.T, install string) {
 	w := newWorld(t)
 	front := filepath.Join(w.tmp, "front")
 	if err := os.Mkdir(front, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Symlink(w.superclaude, filepath.Join(front, "claude")); err != nil {
+	var err error
+	if install == "link" {
+		err = os.Symlink(w.superclaude, filepath.Join(front, "claude"))
+	} else {
+		err = os.WriteFile(filepath.Join(front, "claude"), []byte("#!/bin/sh\nexec "+w.superclaude+" \"$@\"\n"), 0o700)
+	}
+	if err != nil {
 		t.Fatal(err)
 	}
 	// And an older install, a copy, between it and the real claude: a
@@ -48,7 +67,7 @@ func TestInstalledAsClaudeSupervisesTheRealOne(t *testing.T) {
 	w.setEnv("PATH=" + front + ":" + old + ":" + filepath.Join(w.tmp, "bin") + ":" + os.Getenv("PATH"))
 	want := w.claudeVersion()
 	tm := w.tmux()
-	pane := tm.pane("dropin", "main", "")
+	pane := tm.pane("dropin-"+install, "main", "")
 	if out, code := tm.runShell(pane, "claude --version"); strings.TrimSpace(out) != want || code != 0 {
 		t.Fatalf("claude --version through superclaude printed %q and exited %d; want %q and 0", out, code, want)
 	}
@@ -69,11 +88,16 @@ func TestInstalledAsClaudeSupervisesTheRealOne(t *testing.T) {
 	}
 
 	tm.typeLine(pane, "/exit")
-	// The exit hint names the command as the person typed it: claude,
-	// which is superclaude here, as it would be on a PATH without it.
+	// The exit hint names the command as it reached superclaude: claude
+	// through the link, as typed; through the script, the superclaude it
+	// execs (what the script typed). Either runs where it is printed.
+	hint := "claude"
+	if install == "script" {
+		hint = w.superclaude
+	}
 	screen := tm.waitScreen(pane, "Resume this session with")
-	if m := regexp.MustCompile(`(\S*) --resume [0-9a-f-]{36}`).FindStringSubmatch(tm.waitMatch(pane, regexp.MustCompile(`\S* --resume [0-9a-f-]{36}`))); m[1] != "claude" {
-		t.Errorf("the exit hint says %q, want claude --resume, the command typed:\n%s", m[0], screen)
+	if m := regexp.MustCompile(`(\S*) --resume [0-9a-f-]{36}`).FindStringSubmatch(tm.waitMatch(pane, regexp.MustCompile(`\S* --resume [0-9a-f-]{36}`))); m[1] != hint {
+		t.Errorf("the exit hint says %q, want %s --resume:\n%s", m[0], hint, screen)
 	}
 	w.until("superclaude to be gone", func() bool { return !proc.Alive(sup) })
 	if code, _ := tm.exitAndStty(pane); code != 0 {
