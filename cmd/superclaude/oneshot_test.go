@@ -89,6 +89,32 @@ var printPaths = map[string][]string{"handover": nil, "main": {envGrace + "=2s"}
 // printArgs is the print-mode run of the tests on printPaths.
 var printArgs = []string{"-p", "hi"}
 
+// pidIn reads the PID a test's agent wrote to file; what names the process
+// for the failure.
+func pidIn(t *testing.T, file, what string) int {
+	t.Helper()
+	b, _ := os.ReadFile(file)
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+	if pid <= 0 {
+		t.Fatalf("%s never started: %q", what, b)
+	}
+	return pid
+}
+
+// waitGone waits up to 5 s for pid to be gone; failing that it kills it
+// and fails with why.
+func waitGone(t *testing.T, pid int, why string) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for proc.PIDAlive(pid) {
+		if time.Now().After(deadline) {
+			syscall.Kill(pid, syscall.SIGKILL)
+			t.Fatal(why)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 // onPrintPaths runs test once on each of printPaths, in a directory of its
 // own, with start making the command of the print-mode run of an agent.
 func onPrintPaths(t *testing.T, test func(t *testing.T, dir string, start func(agent string) *exec.Cmd)) {
@@ -113,19 +139,7 @@ func TestPrintRunSweepsWhatTheAgentLeft(t *testing.T) {
 		if !errors.As(err, &ee) || ee.ExitCode() != 5 {
 			t.Fatalf("superclaude %s: %v, want the agent's exit 5", printArgs, err)
 		}
-		b, _ := os.ReadFile(sleeper)
-		pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
-		if pid <= 0 {
-			t.Fatalf("the agent's leftover never started: %q", b)
-		}
-		deadline := time.Now().Add(5 * time.Second)
-		for proc.PIDAlive(pid) {
-			if time.Now().After(deadline) {
-				syscall.Kill(pid, syscall.SIGKILL)
-				t.Fatal("the agent's setsid leftover outlived the one-shot run")
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
+		waitGone(t, pidIn(t, sleeper, "the agent's leftover"), "the agent's setsid leftover outlived the one-shot run")
 		if _, got := agentOut(t, dir); got != strings.Join(printArgs, " ") {
 			t.Errorf("the agent ran with %q, want %q", got, printArgs)
 		}
@@ -454,18 +468,25 @@ func TestCopiesOfSuperclaudeOnPathStepAside(t *testing.T) {
 		t.Helper()
 		return runOnPath(t, oneShotCommand(t, dir, "", args...), path)
 	}
-	for _, args := range [][]string{{"--version"}, {"-p", "hi"}, {}} {
-		os.Remove(filepath.Join(dir, "agent.out"))
-		if code, stderr := run(d+":"+e+":"+real, args...); code != 0 {
-			t.Fatalf("superclaude %q: exit %d, %s", args, code, stderr)
+	// ranReal checks that a run of args, which ended with code, ran the
+	// real claude once, with one supervisor's settings when interactive.
+	ranReal := func(how string, args []string, code int, stderr string) {
+		t.Helper()
+		if code != 0 {
+			t.Fatalf("%s %q: exit %d, %s", how, args, code, stderr)
 		}
 		_, got := agentOut(t, dir)
 		if want := strings.Join(args, " "); len(args) > 0 && got != want {
-			t.Errorf("the real claude ran with %q, want %q", got, want)
+			t.Errorf("%s: the real claude ran with %q, want %q", how, got, want)
 		}
 		if len(args) == 0 && strings.Count(got, "--settings") != 1 {
-			t.Errorf("an interactive start gave the real claude %q: want one supervisor's --settings, not one per copy", got)
+			t.Errorf("%s: an interactive start gave the real claude %q: want one supervisor's --settings", how, got)
 		}
+	}
+	for _, args := range [][]string{{"--version"}, {"-p", "hi"}, {}} {
+		os.Remove(filepath.Join(dir, "agent.out"))
+		code, stderr := run(d+":"+e+":"+real, args...)
+		ranReal("superclaude with copies on PATH", args, code, stderr)
 	}
 	if code, stderr := run(d+":"+e, "--version"); code != 127 || !strings.Contains(stderr, "led back to superclaude") {
 		t.Errorf("with only copies on PATH: exit %d, %q; want 127 and why", code, stderr)
@@ -485,16 +506,8 @@ func TestCopiesOfSuperclaudeOnPathStepAside(t *testing.T) {
 		os.Remove(filepath.Join(dir, "agent.out"))
 		cmd := oneShotCommand(t, dir, "", args...)
 		cmd.Args[0], cmd.Path = "claude", filepath.Join(shim, "claude")
-		if code, stderr := runOnPath(t, cmd, shim+":"+real); code != 0 {
-			t.Fatalf("claude %q through a script that execs superclaude: exit %d, %s", args, code, stderr)
-		}
-		_, got := agentOut(t, dir)
-		if want := strings.Join(args, " "); len(args) > 0 && got != want {
-			t.Errorf("through the script, the real claude ran with %q, want %q", got, want)
-		}
-		if len(args) == 0 && strings.Count(got, "--settings") != 1 {
-			t.Errorf("through the script, an interactive start gave the real claude %q: want one supervisor's --settings", got)
-		}
+		code, stderr := runOnPath(t, cmd, shim+":"+real)
+		ranReal("claude through a script that execs superclaude", args, code, stderr)
 	}
 	// One that runs superclaude as a child of its own (no exec) is not
 	// the agent by its parent either: it nests until SUPERCLAUDE_DEPTH
@@ -569,23 +582,15 @@ func TestPrintRunSparesTheShellsOwnJobs(t *testing.T) {
 		if err := cmd.Run(); !errors.As(err, &ee) || ee.ExitCode() != 4 {
 			t.Fatalf("superclaude %s after a job: %v, want the agent's exit 4", printArgs, err)
 		}
-		b, _ := os.ReadFile(job)
-		pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
-		if pid <= 0 {
-			t.Fatalf("the job never started: %q", b)
-		}
-		defer syscall.Kill(pid, syscall.SIGKILL)
-		if !proc.PIDAlive(pid) {
-			t.Fatal("the sweep after the agent killed a job of the shell that exec'd superclaude")
-		}
-		b, _ = os.ReadFile(grandchild)
-		gpid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
-		if gpid <= 0 {
-			t.Fatalf("the second job's child never started: %q", b)
-		}
-		defer syscall.Kill(gpid, syscall.SIGKILL)
-		if !proc.PIDAlive(gpid) {
-			t.Fatal("the sweep after the agent killed what a job of the shell left when it ended")
+		for _, spared := range []struct{ file, what string }{
+			{job, "a job of the shell that exec'd superclaude"},
+			{grandchild, "what a job of the shell left when it ended"},
+		} {
+			pid := pidIn(t, spared.file, spared.what)
+			defer syscall.Kill(pid, syscall.SIGKILL)
+			if !proc.PIDAlive(pid) {
+				t.Errorf("the sweep after the agent killed %s", spared.what)
+			}
 		}
 	})
 }
@@ -602,19 +607,7 @@ func TestPrintRunSweepsWhatALeftoverStartsWhileEnded(t *testing.T) {
 		if err := start(agent).Run(); err != nil {
 			t.Fatalf("superclaude %s: %v", printArgs, err)
 		}
-		b, _ := os.ReadFile(late)
-		pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
-		if pid <= 0 {
-			t.Fatalf("the leftover never started its own (%q): the sweep killed it within 0.1 s of a 1 s grace?", b)
-		}
-		deadline := time.Now().Add(5 * time.Second)
-		for proc.PIDAlive(pid) {
-			if time.Now().After(deadline) {
-				syscall.Kill(pid, syscall.SIGKILL)
-				t.Fatal("what a leftover started during the sweep outlived superclaude")
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
+		waitGone(t, pidIn(t, late, "what the leftover started within 0.1 s of a 1 s grace"), "what a leftover started during the sweep outlived superclaude")
 	})
 }
 
