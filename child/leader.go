@@ -41,11 +41,12 @@ import (
 // never carries the supervisor's marker, and sweeps and kills, which look
 // for the marker, only ever see the agent and its descendants.
 
-// EnvAgentParent names, in the agent's environment, the PID of its parent,
-// the session leader (or the supervisor, with no pty). A program can tell from it that it is the agent a
-// supervisor started (or what the agent exec'd) and not a process the
-// agent started: superclaude, found as claude through a shell script that
-// execs it, steps aside by it (internal/handover.EnvAgentParent).
+// EnvAgentParent names, in the agent's environment, the PID of its parent:
+// the session leader, or the supervisor when there is no pty. A program
+// can tell from it that it is the agent a supervisor started (or what the
+// agent exec'd), not a process the agent started: superclaude, found as
+// claude through a shell script that execs it, steps aside by it
+// (internal/handover.EnvAgentParent).
 const EnvAgentParent = "SUPERCLAUDE_AGENT_PARENT"
 
 // withAgentParent returns env with EnvAgentParent set to pid. (Env nil
