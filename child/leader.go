@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"os"
 	"os/exec"
@@ -49,14 +50,29 @@ import (
 // (internal/handover.EnvAgentParent).
 const EnvAgentParent = "SUPERCLAUDE_AGENT_PARENT"
 
-// withAgentParent returns env with EnvAgentParent set to pid. (Env nil
-// means the parent's environment, as for os/exec.)
-func withAgentParent(env []string, pid int) []string {
+// withAgentParent returns env with EnvAgentParent set for an agent that
+// pid starts with args. (Env nil means the parent's environment, as for
+// os/exec.)
+func withAgentParent(env []string, pid int, args []string) []string {
 	if env == nil {
 		env = os.Environ()
 	}
 	env = slices.DeleteFunc(slices.Clone(env), func(kv string) bool { return strings.HasPrefix(kv, EnvAgentParent+"=") })
-	return append(env, EnvAgentParent+"="+strconv.Itoa(pid))
+	return append(env, EnvAgentParent+"="+AgentParentValue(pid, args))
+}
+
+// AgentParentValue is EnvAgentParent's value for an agent started by
+// parent with args: "pid:hash", the 64-bit FNV-1a hash, in hex, of the
+// arguments, each ended by a NUL (internal/handover.AgentParentValue,
+// which reads it: the arguments tell the agent from an orphan a subreaper
+// supervisor adopted).
+func AgentParentValue(parent int, args []string) string {
+	h := fnv.New64a()
+	for _, a := range args {
+		h.Write([]byte(a))
+		h.Write([]byte{0})
+	}
+	return fmt.Sprintf("%d:%016x", parent, h.Sum64())
 }
 
 // envLeader, set in the environment, makes this program the session leader
@@ -145,7 +161,7 @@ func runLeader() int {
 	// would stay ignored in the agent.
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGHUP)
 
-	env = withAgentParent(env, os.Getpid())
+	env = withAgentParent(env, os.Getpid(), args)
 	cmd := &exec.Cmd{Path: path, Args: append([]string{path}, args...), Env: env, Dir: dir,
 		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
 	// Its own process group, in the pty's foreground (Ctty is our fd 0,

@@ -7,7 +7,6 @@ import (
 	"os/signal"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -56,7 +55,7 @@ func oneShot(o runOptions, args []string) (code int, done bool) {
 	}
 	os.Setenv(handover.EnvAgentFile, plan.path)
 	if plan.handOver {
-		os.Setenv(handover.EnvAgentParent, strconv.Itoa(os.Getppid())) // exec: our parent is the agent's
+		os.Setenv(handover.EnvAgentParent, handover.AgentParentValue(os.Getppid(), args)) // exec: our parent is the agent's
 		err := syscall.Exec(plan.path, append([]string{plan.path}, args...), os.Environ())
 		return cannotStart(plan.command, &os.PathError{Op: "exec", Path: plan.path, Err: err}), true
 	}
@@ -147,7 +146,7 @@ func runChild(path string, args []string, sweep bool, grace time.Duration) int {
 	attr := &syscall.SysProcAttr{}
 	child.SetDeathSignal(attr, syscall.SIGHUP)
 	env = append(slices.DeleteFunc(env, func(kv string) bool { return strings.HasPrefix(kv, handover.EnvAgentParent+"=") }),
-		handover.EnvAgentParent+"="+strconv.Itoa(os.Getpid()))
+		handover.EnvAgentParent+"="+handover.AgentParentValue(os.Getpid(), args))
 	pid, err := syscall.ForkExec(path, append([]string{path}, args...), &syscall.ProcAttr{
 		Env: env, Files: []uintptr{0, 1, 2}, Sys: attr,
 	})

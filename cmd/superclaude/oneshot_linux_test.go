@@ -79,13 +79,13 @@ func TestHelperSignals(t *testing.T) {
 }
 
 // TestPrintRunStopsWithItsAgent: an agent that stops on its own (here by
-// SIGSTOP to itself; in life, reading the terminal from the background)
+// SIGTSTP to itself; in life, reading the terminal from the background)
 // stops superclaude too, as the shell would have seen of the agent, and
 // continuing superclaude continues it. Before, superclaude went on waiting
 // for an agent that would never run again (a hostile tester's find).
 func TestPrintRunStopsWithItsAgent(t *testing.T) {
 	onPrintPaths(t, func(t *testing.T, dir string, start func(string) *exec.Cmd) {
-		cmd := start(oneShotAgent(t, dir, "kill -STOP $$; exit 6"))
+		cmd := start(oneShotAgent(t, dir, "kill -TSTP $$; exit 6"))
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
@@ -112,6 +112,47 @@ func TestPrintRunStopsWithItsAgent(t *testing.T) {
 		var ee *exec.ExitError
 		if !errors.As(err, &ee) || ee.ExitCode() != 6 {
 			t.Fatalf("superclaude %s, continued: %v; want the agent's exit 6", printArgs, err)
+		}
+	})
+}
+
+// TestPrintRunIsNotStoppedByAStopFromOutside: a SIGSTOP and SIGCONT sent to
+// the agent alone (a debugger, cpulimit) are not job control: superclaude
+// does not stop for them, and so is not left stopped when only the agent
+// is continued (a hostile tester's find).
+func TestPrintRunIsNotStoppedByAStopFromOutside(t *testing.T) {
+	onPrintPaths(t, func(t *testing.T, dir string, start func(string) *exec.Cmd) {
+		ready := filepath.Join(dir, "ready")
+		cmd := start(oneShotAgent(t, dir, "touch "+ready+"; sleep 1; exit 6"))
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			if _, err := os.Stat(ready); err == nil {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatal("the agent never started")
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		agent, _ := agentOut(t, dir)
+		syscall.Kill(agent, syscall.SIGSTOP)
+		time.Sleep(200 * time.Millisecond)
+		syscall.Kill(agent, syscall.SIGCONT)
+		select {
+		case err := <-done:
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != 6 {
+				t.Fatalf("superclaude %s: %v; want the agent's exit 6", printArgs, err)
+			}
+		case <-time.After(10 * time.Second):
+			cmd.Process.Signal(syscall.SIGCONT)
+			<-done
+			t.Fatal("superclaude stayed stopped after its agent was stopped and continued from outside")
 		}
 	})
 }

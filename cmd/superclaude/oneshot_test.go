@@ -513,16 +513,21 @@ func TestCopiesOfSuperclaudeOnPathStepAside(t *testing.T) {
 	// the agent by its parent either: it nests until SUPERCLAUDE_DEPTH
 	// ends it, with a message, instead of forking for ever.
 	fork := filepath.Join(dir, "fork")
-	if err := os.Mkdir(fork, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(fork, "claude"), []byte("#!/bin/sh\n"+bin+" \"$@\"\n"), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	for _, args := range [][]string{{"--version"}, {"-p", "hi"}} {
-		code, stderr := runOnPath(t, oneShotCommand(t, dir, "", args...), fork+":"+real)
-		if code != 127 || !strings.Contains(stderr, "nested 8 deep") {
-			t.Errorf("superclaude %q with a script that runs superclaude as claude: exit %d, %q; want 127 and why", args, code, stderr)
+	// Nor one that runs superclaude +run, one of superclaude's own
+	// commands that starts an agent.
+	plus := filepath.Join(dir, "plus")
+	for sub, script := range map[string]string{fork: bin + ` "$@"`, plus: "exec " + bin + ` +run -- "$@"`} {
+		if err := os.MkdirAll(sub, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(sub, "claude"), []byte("#!/bin/sh\n"+script+"\n"), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		for _, args := range [][]string{{"--version"}, {"-p", "hi"}} {
+			code, stderr := runOnPath(t, oneShotCommand(t, dir, "", args...), sub+":"+real)
+			if code != 127 || !strings.Contains(stderr, "nested 6 deep") {
+				t.Errorf("superclaude %q with %q as claude: exit %d, %q; want 127 and why", args, script, code, stderr)
+			}
 		}
 	}
 }
@@ -559,10 +564,16 @@ func runOnPath(t *testing.T, cmd *exec.Cmd, path string) (code int, stderr strin
 }
 
 // TestEnvAgentParentIsOneName: the session leader (child) sets the
-// variable internal/handover reads; neither can import the other.
+// variable internal/handover reads, and its value the same way; neither
+// can import the other.
 func TestEnvAgentParentIsOneName(t *testing.T) {
 	if child.EnvAgentParent != handover.EnvAgentParent {
 		t.Fatalf("child says %s, handover reads %s", child.EnvAgentParent, handover.EnvAgentParent)
+	}
+	for _, args := range [][]string{nil, {""}, {"-p", "hi"}, {"--model", "x", "é\x00", ""}} {
+		if c, h := child.AgentParentValue(4242, args), handover.AgentParentValue(4242, args); c != h {
+			t.Errorf("for %q child writes %s, handover expects %s", args, c, h)
+		}
 	}
 }
 
@@ -670,5 +681,36 @@ i=0; while ! grep -q ran `+out+` 2>/dev/null && [ $i -lt 500 ]; do sleep 0.01; i
 	}
 	if b, _ := os.ReadFile(out); !strings.Contains(string(b), "sub ran") {
 		t.Fatalf("the adopted orphan's superclaude -p sub printed %q; want its agent's answer", b)
+	}
+}
+
+// TestAnOrphanDoesNotHandOverToAnotherClaude: with two claudes on PATH, the
+// orphan of the test above used to step aside as if it were the agent and
+// run the second claude, unsupervised (a hostile tester's find). The
+// agent's recorded arguments tell it apart.
+func TestAnOrphanDoesNotHandOverToAnotherClaude(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "nested.out")
+	for _, n := range []string{"1", "2"} {
+		sub := filepath.Join(dir, "bin"+n)
+		body := `#!/bin/sh
+if [ "$2" = sub ]; then echo "claude ` + n + ` ran"; exit 0; fi
+setsid -f "$SC" -p sub > ` + out + ` 2>&1
+i=0; while ! grep -q ran ` + out + ` 2>/dev/null && [ $i -lt 500 ]; do sleep 0.01; i=$((i+1)); done
+`
+		if err := os.MkdirAll(sub, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(sub, "claude"), []byte(body), 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := oneShotCommand(t, dir, "", "-p", "top")
+	cmd.Env = append(cmd.Env, "SC="+testbin.Superclaude(t))
+	if code, stderr := runOnPath(t, cmd, filepath.Join(dir, "bin1")+":"+filepath.Join(dir, "bin2")); code != 0 {
+		t.Fatalf("superclaude -p top: exit %d, %s", code, stderr)
+	}
+	if b, _ := os.ReadFile(out); !strings.Contains(string(b), "claude 1 ran") {
+		t.Fatalf("the adopted orphan's superclaude -p sub printed %q; want the first claude's answer", b)
 	}
 }

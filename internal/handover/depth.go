@@ -18,14 +18,16 @@ import (
 const EnvDepth = "SUPERCLAUDE_DEPTH"
 
 // maxDepth is how deep superclaudes may nest.
-const maxDepth = 8
+const maxDepth = 6
 
 // tooDeep reports whether this superclaude, about to run args, is nested
 // maxDepth deep, recording why for main (PassThroughFailed); otherwise it
 // counts itself in EnvDepth for every agent it starts. Superclaude's own
-// commands ('+') neither count nor are refused.
+// commands ('+') neither count nor are refused, but for the two that start
+// an agent here, +run and +resume (a script installed as claude that runs
+// `superclaude +run -- "$@"` nested for ever, a hostile tester found).
 func tooDeep(args []string) bool {
-	if len(args) > 0 && len(args[0]) > 0 && args[0][0] == '+' {
+	if len(args) > 0 && len(args[0]) > 0 && args[0][0] == '+' && args[0] != "+run" && args[0] != "+resume" {
 		return false
 	}
 	depth := 0
@@ -40,8 +42,9 @@ func tooDeep(args []string) bool {
 	}
 	if depth >= maxDepth {
 		passThroughErr = errors.New("superclaude is nested " + itoa(depth) + " deep in itself ($" + EnvDepth +
-			"): the claude it finds leads back to superclaude (a script that runs superclaude, installed as claude?). " +
-			"Install superclaude as a link named claude, or set $SUPERCLAUDE_AGENT to the real claude")
+			"): the agent it starts leads back to superclaude, a script or a wrapper that runs superclaude without exec, or with other arguments " +
+			"(installed as claude, or given as $SUPERCLAUDE_AGENT?). Install superclaude as a link named claude, " +
+			"and have a wrapper exec the real claude by its path")
 		return true
 	}
 	os.Setenv(EnvDepth, itoa(depth+1))

@@ -68,7 +68,7 @@ func init() {
 		return
 	}
 	// On success this does not return; on failure main takes over.
-	syscall.Exec(file, append([]string{file}, args...), setEnv(env, EnvAgentParent, itoa(os.Getppid())))
+	syscall.Exec(file, append([]string{file}, args...), setEnv(env, EnvAgentParent, AgentParentValue(os.Getppid(), args)))
 }
 
 // Kind is what this package does with a run it takes.

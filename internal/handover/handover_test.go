@@ -145,7 +145,12 @@ func TestNextAgent(t *testing.T) {
 		return p
 	}
 	d, e, real := file("d", "copy d"), file("e", "copy e"), file("real", "real")
+	file("sc", "unused")
 	file("w", "unused")
+	sc := filepath.Join(dir, "sc", "superclaude")
+	if err := os.WriteFile(sc, []byte("superclaude"), 0o700); err != nil {
+		t.Fatal(err)
+	}
 	wrap := filepath.Join(dir, "w", "wrap.sh")
 	if err := os.WriteFile(wrap, []byte("#!/bin/sh\nexec claude \"$@\"\n"), 0o700); err != nil {
 		t.Fatal(err)
@@ -175,8 +180,8 @@ func TestNextAgent(t *testing.T) {
 		{"the order of PATH cannot bring a started file back", []string{e, d}, d, "claude", path("e", "d", "e", "real"), real},
 		{"the same file by another directory is passed over", []string{d}, d, "claude", path("d2", "real"), real},
 		{"only copies", []string{d, e}, e, "claude", path("d", "e"), ""},
-		{"a wrapper agent's own name is nowhere: the name it ran", []string{wrap}, d, "claude", path("d", "real"), real},
-		{"a wrapper that ran superclaude by its own name", []string{wrap}, d, "superclaude", path("d", "real"), ""},
+		{"a wrapper agent's own name is nowhere: the name it ran", []string{wrap}, sc, "claude", path("real"), real},
+		{"a wrapper that ran superclaude by its own name", []string{wrap}, sc, "superclaude", path("real", "sc"), ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := NextAgent(tc.started, tc.pathList, tc.self, tc.argv0)
@@ -204,22 +209,26 @@ func TestSplitListAndSetEnv(t *testing.T) {
 }
 
 func TestStartedAsAgent(t *testing.T) {
+	p := []string{"-p", "hi"}
 	for _, tc := range []struct {
+		name   string
 		args   []string
 		parent string
 		ppid   int
 		want   bool
 	}{
-		{[]string{"-p", "hi"}, "42", 42, true},
-		{nil, "42", 42, true},
-		{[]string{""}, "42", 42, true},
-		{[]string{"-p", "hi"}, "42", 43, false},  // another process's child
-		{[]string{"-p", "hi"}, "", 42, false},    // no agent started
-		{[]string{"-p", "hi"}, "042", 42, false}, // not what a starter writes
-		{[]string{"+session", "list"}, "42", 42, false},
+		{"the agent", p, AgentParentValue(42, p), 42, true},
+		{"no arguments", nil, AgentParentValue(42, nil), 42, true},
+		{"an empty argument", []string{""}, AgentParentValue(42, []string{""}), 42, true},
+		{"another process's child", p, AgentParentValue(42, p), 43, false},
+		{"no agent started", p, "", 42, false},
+		{"an orphan adopted, with its own arguments", []string{"-p", "orphan"}, AgentParentValue(42, p), 42, false},
+		{"arguments split otherwise", []string{"-p h", "i"}, AgentParentValue(42, p), 42, false},
+		{"the pid alone, as an older build wrote", p, "42", 42, false},
+		{"superclaude's own command", []string{"+session", "list"}, AgentParentValue(42, []string{"+session", "list"}), 42, false},
 	} {
 		if got := startedAsAgent(tc.args, tc.parent, tc.ppid); got != tc.want {
-			t.Errorf("startedAsAgent(%q, %q, %d) = %v, want %v", tc.args, tc.parent, tc.ppid, got, tc.want)
+			t.Errorf("%s: startedAsAgent(%q, %q, %d) = %v, want %v", tc.name, tc.args, tc.parent, tc.ppid, got, tc.want)
 		}
 	}
 }

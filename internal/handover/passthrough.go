@@ -26,16 +26,16 @@ import (
 // file, so the chain ends.
 const EnvAgentFile = "SUPERCLAUDE_AGENT_FILE"
 
-// EnvAgentParent is the PID of the agent's parent, set by every start of
-// the agent: the one-shot superclaude itself, the session leader of an
-// interactive one (child/leader.go), the supervisor without a pty, the
-// parent of a process handed over. A superclaude whose parent it names is
-// the agent, or what the agent exec'd, even when the file started was not
-// superclaude: a shell script `exec superclaude "$@"` installed as claude
-// is a different file, and used to start superclaude, which found the
-// script as claude again, for ever. It steps aside when another agent is
-// there to hand over to (see passThrough for why only then). Superclaude's
-// own commands ('+') are never the agent's.
+// EnvAgentParent is the PID of the agent's parent and a hash of the
+// agent's arguments (AgentParentValue), set by every start of the agent:
+// the one-shot superclaude itself, the session leader of an interactive
+// one (child/leader.go), the supervisor without a pty, the parent of a
+// process handed over. A superclaude whose parent and arguments it names
+// is the agent, or what the agent exec'd, even when the file started was
+// not superclaude: a shell script `exec superclaude "$@"` installed as
+// claude is a different file, and used to start superclaude, which found
+// the script as claude again, for ever. Superclaude's own commands ('+')
+// are never the agent's.
 const EnvAgentParent = "SUPERCLAUDE_AGENT_PARENT"
 
 // passThroughErr is why a copy of superclaude started as the agent could
@@ -62,15 +62,6 @@ func passThrough(args []string, self string) bool {
 		return false
 	}
 	next, err := NextAgent(started, os.Getenv("PATH"), self, os.Args[0])
-	if err != nil && !named {
-		// Only the parent said so, and there is no other agent to hand
-		// over to: an orphan a one-shot superclaude or a supervisor
-		// without a pty adopted (both are subreapers) has that parent
-		// too, and runs superclaude for itself (a hostile tester's
-		// find). A script that leads back here for ever ends at
-		// EnvDepth.
-		return false
-	}
 	if err == nil {
 		list := os.Getenv(EnvAgentFile) + ":" + next
 		err = syscall.Exec(next, append([]string{next}, args...), setEnv(syscall.Environ(), EnvAgentFile, list))
@@ -82,10 +73,37 @@ func passThrough(args []string, self string) bool {
 
 // startedAsAgent reports whether a superclaude with arguments args and
 // parent ppid is the process a superclaude started as its agent, whose
-// parent it recorded in parent (EnvAgentParent).
+// parent and arguments it recorded in parent (EnvAgentParent).
 func startedAsAgent(args []string, parent string, ppid int) bool {
 	own := len(args) > 0 && len(args[0]) > 0 && args[0][0] == '+'
-	return parent != "" && parent == itoa(ppid) && !own
+	return parent != "" && parent == AgentParentValue(ppid, args) && !own
+}
+
+// AgentParentValue is EnvAgentParent's value for an agent started by
+// parent with args: "pid:hash", the hash (64-bit FNV-1a, in hex) of the
+// arguments, each ended by a NUL. The arguments matter: a one-shot
+// superclaude and a supervisor without a pty are subreapers, so what
+// their agent leaves behind, orphaned, has them as parent too; running
+// superclaude for itself, it would be taken for the agent (a hostile
+// tester's find) but for its own arguments.
+func AgentParentValue(parent int, args []string) string {
+	h := uint64(14695981039346656037)
+	for _, a := range args {
+		for i := 0; i <= len(a); i++ {
+			c := byte(0)
+			if i < len(a) {
+				c = a[i]
+			}
+			h = (h ^ uint64(c)) * 1099511628211
+		}
+	}
+	const hex = "0123456789abcdef"
+	var b [16]byte
+	for i := 15; i >= 0; i-- {
+		b[i] = hex[h&15]
+		h >>= 4
+	}
+	return itoa(parent) + ":" + string(b[:])
 }
 
 // NextAgent finds the agent a superclaude started as the agent of another
@@ -97,7 +115,7 @@ func startedAsAgent(args []string, parent string, ppid int) bool {
 func NextAgent(started []string, pathList, self, argv0 string) (string, error) {
 	last := started[len(started)-1]
 	names := []string{path.Base(last)}
-	if b := path.Base(argv0); argv0 != "" && b != names[0] {
+	if b := path.Base(argv0); argv0 != "" && b != names[0] && b != path.Base(self) {
 		names = append(names, b)
 	}
 	for _, name := range names {

@@ -30,7 +30,7 @@ func runPrint(file string, args, env []string) {
 	// Before the fork: a leftover orphaned from then on is reparented to
 	// us, not to init, where the sweep could not see it.
 	syscall.RawSyscall(syscall.SYS_PRCTL, prSetChildSubreaper, 1, 0)
-	env = setEnv(setEnv(env, envSupervisor, marker), EnvAgentParent, itoa(os.Getpid()))
+	env = setEnv(setEnv(env, envSupervisor, marker), EnvAgentParent, AgentParentValue(os.Getpid(), args))
 	// The agent's parent-death signal follows the thread that forks it
 	// (golang/go#27505); package initialisers run on the main thread,
 	// locked to it, and that thread lives until we exit.

@@ -6,15 +6,18 @@ import (
 )
 
 // WaitAgent waits for the one-shot agent pid to exit and returns its
-// status. When the agent stops on its own (it reads the terminal from the
-// background, or stops itself) we stop too, by the same signal, so that
-// the shell sees the job stopped as it would see the agent; when we are
-// continued, so is the agent. Before, we went on waiting for an agent that
-// would never run again, and the terminal hung (a hostile tester's find).
+// status. When the agent stops by job control on its own (it reads the
+// terminal from the background, it stops itself with SIGTSTP) we stop too,
+// by the same signal, so that the shell sees the job stopped as it would
+// see the agent; when we are continued, so is the agent. Before, we went
+// on waiting for an agent that would never run again, and the terminal
+// hung (a hostile tester's find).
 //
 // A stop of the whole job (Ctrl-Z) stops us by itself; its report comes
 // once `fg` has continued both, when the agent no longer is stopped
-// (stoppedNow), and is passed over.
+// (stoppedNow), and is passed over. A SIGSTOP is not job control (a
+// debugger, cpulimit, a freezer): whoever sent it continues the agent, not
+// us, so we do not stop for it.
 func WaitAgent(pid int) syscall.WaitStatus {
 	for {
 		var ws syscall.WaitStatus
@@ -24,12 +27,18 @@ func WaitAgent(pid int) syscall.WaitStatus {
 			continue
 		case err != nil || !ws.Stopped():
 			return ws
-		case !stoppedNow(pid):
+		case !jobControlStop(ws.StopSignal()) || !stoppedNow(pid):
 			continue
 		}
 		syscall.Kill(os.Getpid(), ws.StopSignal()) // returns once we are continued
 		syscall.Kill(pid, syscall.SIGCONT)
 	}
+}
+
+// jobControlStop reports whether sig is one of the terminal's job-control
+// stops.
+func jobControlStop(sig syscall.Signal) bool {
+	return sig == syscall.SIGTSTP || sig == syscall.SIGTTIN || sig == syscall.SIGTTOU
 }
 
 // stoppedNow reports whether process pid is stopped now (state T or t in
