@@ -86,6 +86,10 @@ func TestHelperSignals(t *testing.T) {
 func TestPrintRunStopsWithItsAgent(t *testing.T) {
 	onPrintPaths(t, func(t *testing.T, dir string, start func(string) *exec.Cmd) {
 		cmd := start(oneShotAgent(t, dir, "kill -TSTP $$; exit 6"))
+		// A group of its own, whose parent (this test) is in another
+		// group of the session: the kernel discards SIGTSTP in an
+		// orphaned group, which the test's own may be (setsid, CI).
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
