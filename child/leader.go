@@ -62,8 +62,8 @@ func withAgentParent(env []string, pid int, args []string) []string {
 }
 
 // AgentParentValue is EnvAgentParent's value for an agent started by
-// parent with args: "pid:hash", the 64-bit FNV-1a hash, in hex, of the
-// arguments, each ended by a NUL (internal/handover.AgentParentValue,
+// parent with args: "pid:count:hash", the count of the arguments and their
+// 64-bit FNV-1a hash in hex, each argument ended by a NUL (internal/handover.AgentParentValue,
 // which reads it: the arguments tell the agent from an orphan a subreaper
 // supervisor adopted).
 func AgentParentValue(parent int, args []string) string {
@@ -72,7 +72,7 @@ func AgentParentValue(parent int, args []string) string {
 		h.Write([]byte(a))
 		h.Write([]byte{0})
 	}
-	return fmt.Sprintf("%d:%016x", parent, h.Sum64())
+	return fmt.Sprintf("%d:%d:%016x", parent, len(args), h.Sum64())
 }
 
 // envLeader, set in the environment, makes this program the session leader

@@ -2,11 +2,12 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"runtime"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -14,6 +15,8 @@ import (
 	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/superclaude/superclaude/internal/testutil/testbin"
 )
 
 // On macOS superclaude dies only by the signals Go's runtime dies by
@@ -78,56 +81,75 @@ func TestHelperSignals(t *testing.T) {
 	os.Exit(3)
 }
 
-// TestPrintRunStopsWithItsAgent: an agent that stops on its own (here by
-// SIGTSTP to itself; in life, reading the terminal from the background)
-// stops superclaude too, as the shell would have seen of the agent, and
-// continuing superclaude continues it. Before, superclaude went on waiting
-// for an agent that would never run again (a hostile tester's find).
+// TestPrintRunStopsWithItsAgent: an agent that stops itself (SIGTSTP to
+// itself) stops superclaude too, when superclaude is the foreground job of
+// a terminal, as the shell would have seen of the agent; continuing the
+// job continues it. Before, superclaude went on waiting for an agent that
+// would never run again, and the terminal hung (a hostile tester's find).
+// The shell is this test binary (TestHelperJobShell) on a pty: the
+// superclaude it starts leads the terminal's foreground group.
 func TestPrintRunStopsWithItsAgent(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
 	onPrintPaths(t, func(t *testing.T, dir string, start func(string) *exec.Cmd) {
 		cmd := start(oneShotAgent(t, dir, "kill -TSTP $$; exit 6"))
-		// A group of its own, whose parent (this test) is in another
-		// group of the session: the kernel discards SIGTSTP in an
-		// orphaned group, which the test's own may be (setsid, CI).
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		stat := "/proc/" + strconv.Itoa(cmd.Process.Pid) + "/stat"
-		deadline := time.Now().Add(10 * time.Second)
-		for {
-			b, _ := os.ReadFile(stat)
-			if i := strings.LastIndexByte(string(b), ')'); i > 0 && i+2 < len(b) && b[i+2] == 'T' {
-				break
-			}
-			if time.Now().After(deadline) {
-				if pid, _ := agentOut(t, dir); pid > 0 {
-					syscall.Kill(pid, syscall.SIGKILL)
-				}
-				<-done
-				t.Fatal("superclaude did not stop with its agent")
-			}
-			time.Sleep(5 * time.Millisecond)
-		}
-		cmd.Process.Signal(syscall.SIGCONT)
-		err := <-done
-		var ee *exec.ExitError
-		if !errors.As(err, &ee) || ee.ExitCode() != 6 {
-			t.Fatalf("superclaude %s, continued: %v; want the agent's exit 6", printArgs, err)
+		cmd.Env = append(cmd.Env, "SC_HELPER_JOBS="+strings.Join(cmd.Args, "\x1f"))
+		cmd.Path, cmd.Args = self, []string{self, "-test.run=^TestHelperJobShell$"}
+		p := testbin.StartPTY(t, cmd)
+		if code := p.Wait(t, 20*time.Second); code != 6 || !strings.Contains(p.Output(), "superclaude stopped") {
+			t.Fatalf("the job shell exited %d: %s; want superclaude stopped, continued, and the agent's exit 6", code, p.Output())
 		}
 	})
 }
 
-// TestPrintRunIsNotStoppedByAStopFromOutside: a SIGSTOP and SIGCONT sent to
-// the agent alone (a debugger, cpulimit) are not job control: superclaude
-// does not stop for them, and so is not left stopped when only the agent
-// is continued (a hostile tester's find).
+// TestHelperJobShell is a helper process of the test above, not a test: a
+// shell with job control, on a pty, running one job.
+func TestHelperJobShell(t *testing.T) {
+	argv := os.Getenv("SC_HELPER_JOBS")
+	if argv == "" {
+		t.Skip("a helper process, run by TestPrintRunStopsWithItsAgent")
+	}
+	os.Unsetenv("SC_HELPER_JOBS")
+	args := strings.Split(argv, "\x1f")
+	// The job's own group, in the terminal's foreground (tcsetpgrp), as
+	// a shell starts a job.
+	signal.Ignore(syscall.SIGTTOU)
+	job := exec.Command(args[0], args[1:]...)
+	job.Stdin, job.Stdout, job.Stderr = os.Stdin, os.Stdout, os.Stderr
+	job.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Foreground: true, Ctty: 0}
+	if err := job.Start(); err != nil {
+		fmt.Println("job:", err)
+		os.Exit(90)
+	}
+	pid := job.Process.Pid
+	for {
+		var ws syscall.WaitStatus
+		if _, err := syscall.Wait4(pid, &ws, syscall.WUNTRACED, nil); err == syscall.EINTR {
+			continue
+		} else if err != nil {
+			fmt.Println("wait:", err)
+			os.Exit(91)
+		}
+		if ws.Stopped() {
+			fmt.Println("superclaude stopped by", ws.StopSignal())
+			syscall.Kill(-pid, syscall.SIGCONT) // fg
+			continue
+		}
+		os.Exit(ws.ExitStatus())
+	}
+}
+
+// TestPrintRunIsNotStoppedByAStopFromOutside: a SIGSTOP, or a SIGTSTP with
+// no terminal whose shell would continue us, sent to the agent alone and
+// followed by SIGCONT (a debugger, cpulimit, a script's pkill): superclaude
+// does not stop for it, and so is not left stopped when only the agent is
+// continued (hostile testers' finds).
 func TestPrintRunIsNotStoppedByAStopFromOutside(t *testing.T) {
 	onPrintPaths(t, func(t *testing.T, dir string, start func(string) *exec.Cmd) {
 		ready := filepath.Join(dir, "ready")
-		cmd := start(oneShotAgent(t, dir, "touch "+ready+"; sleep 1; exit 6"))
+		cmd := start(oneShotAgent(t, dir, "touch "+ready+"; sleep 1.5; exit 6"))
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
@@ -144,9 +166,11 @@ func TestPrintRunIsNotStoppedByAStopFromOutside(t *testing.T) {
 			time.Sleep(5 * time.Millisecond)
 		}
 		agent, _ := agentOut(t, dir)
-		syscall.Kill(agent, syscall.SIGSTOP)
-		time.Sleep(200 * time.Millisecond)
-		syscall.Kill(agent, syscall.SIGCONT)
+		for _, stop := range []syscall.Signal{syscall.SIGSTOP, syscall.SIGTSTP} {
+			syscall.Kill(agent, stop)
+			time.Sleep(200 * time.Millisecond)
+			syscall.Kill(agent, syscall.SIGCONT)
+		}
 		select {
 		case err := <-done:
 			var ee *exec.ExitError

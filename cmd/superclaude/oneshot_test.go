@@ -509,6 +509,25 @@ func TestCopiesOfSuperclaudeOnPathStepAside(t *testing.T) {
 		code, stderr := runOnPath(t, cmd, shim+":"+real)
 		ranReal("claude through a script that execs superclaude", args, code, stderr)
 	}
+	// And one that adds arguments of its own before "$@", as wrappers do:
+	// the agent's arguments end its own.
+	adds := filepath.Join(dir, "adds")
+	if err := os.Mkdir(adds, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(adds, "claude"), []byte("#!/bin/sh\nexec "+bin+" --model x \"$@\"\n"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"-p", "hi"}, {"--version"}} {
+		os.Remove(filepath.Join(dir, "agent.out"))
+		code, stderr := runOnPath(t, oneShotCommand(t, dir, "", args...), adds+":"+real)
+		if code != 0 {
+			t.Fatalf("superclaude %q through a script adding --model x: exit %d, %s", args, code, stderr)
+		}
+		if _, got := agentOut(t, dir); got != "--model x "+strings.Join(args, " ") {
+			t.Errorf("through a script adding --model x, the real claude ran with %q", got)
+		}
+	}
 	// One that runs superclaude as a child of its own (no exec) is not
 	// the agent by its parent either: it nests until SUPERCLAUDE_DEPTH
 	// ends it, with a message, instead of forking for ever.

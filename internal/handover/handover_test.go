@@ -224,7 +224,12 @@ func TestStartedAsAgent(t *testing.T) {
 		{"no agent started", p, "", 42, false},
 		{"an orphan adopted, with its own arguments", []string{"-p", "orphan"}, AgentParentValue(42, p), 42, false},
 		{"arguments split otherwise", []string{"-p h", "i"}, AgentParentValue(42, p), 42, false},
+		{"a wrapper's own arguments before the agent's", []string{"--model", "opus", "-p", "hi"}, AgentParentValue(42, p), 42, true},
+		{"arguments after the agent's", []string{"-p", "hi", "--verbose"}, AgentParentValue(42, p), 42, false},
+		{"fewer than the agent's", []string{"hi"}, AgentParentValue(42, p), 42, false},
+		{"a count that does not parse", p, "42:x:0", 42, false},
 		{"the pid alone, as an older build wrote", p, "42", 42, false},
+		{"pid and hash, as an older build wrote", p, "42:" + AgentParentValue(42, p)[5:], 42, false},
 		{"superclaude's own command", []string{"+session", "list"}, AgentParentValue(42, []string{"+session", "list"}), 42, false},
 	} {
 		if got := startedAsAgent(tc.args, tc.parent, tc.ppid); got != tc.want {

@@ -73,19 +73,43 @@ func passThrough(args []string, self string) bool {
 
 // startedAsAgent reports whether a superclaude with arguments args and
 // parent ppid is the process a superclaude started as its agent, whose
-// parent and arguments it recorded in parent (EnvAgentParent).
+// parent and arguments it recorded in parent (EnvAgentParent): the same
+// parent, and the agent's arguments at the end of ours, as a wrapper that
+// adds its own before "$@" passes them on.
 func startedAsAgent(args []string, parent string, ppid int) bool {
-	own := len(args) > 0 && len(args[0]) > 0 && args[0][0] == '+'
-	return parent != "" && parent == AgentParentValue(ppid, args) && !own
+	if parent == "" || len(args) > 0 && len(args[0]) > 0 && args[0][0] == '+' {
+		return false
+	}
+	pid, rest, _ := cut(parent, ':')
+	count, _, _ := cut(rest, ':')
+	n := 0
+	for _, c := range count {
+		if c < '0' || c > '9' || n > len(args) {
+			return false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return count != "" && pid == itoa(ppid) && n <= len(args) && parent == AgentParentValue(ppid, args[len(args)-n:])
+}
+
+// cut is strings.Cut for a byte (strings is not imported: see the package
+// comment).
+func cut(s string, sep byte) (before, after string, found bool) {
+	for i := 0; i < len(s); i++ {
+		if s[i] == sep {
+			return s[:i], s[i+1:], true
+		}
+	}
+	return s, "", false
 }
 
 // AgentParentValue is EnvAgentParent's value for an agent started by
-// parent with args: "pid:hash", the hash (64-bit FNV-1a, in hex) of the
-// arguments, each ended by a NUL. The arguments matter: a one-shot
-// superclaude and a supervisor without a pty are subreapers, so what
-// their agent leaves behind, orphaned, has them as parent too; running
-// superclaude for itself, it would be taken for the agent (a hostile
-// tester's find) but for its own arguments.
+// parent with args: "pid:count:hash", the count of the arguments and their
+// 64-bit FNV-1a hash in hex, each argument ended by a NUL. The arguments
+// matter: a one-shot superclaude and a supervisor without a pty are
+// subreapers, so what their agent leaves behind, orphaned, has them as
+// parent too; running superclaude for itself, it would be taken for the
+// agent (a hostile tester's find) but for its own arguments.
 func AgentParentValue(parent int, args []string) string {
 	h := uint64(14695981039346656037)
 	for _, a := range args {
@@ -103,7 +127,7 @@ func AgentParentValue(parent int, args []string) string {
 		b[i] = hex[h&15]
 		h >>= 4
 	}
-	return itoa(parent) + ":" + string(b[:])
+	return itoa(parent) + ":" + itoa(len(args)) + ":" + string(b[:])
 }
 
 // NextAgent finds the agent a superclaude started as the agent of another
