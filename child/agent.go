@@ -87,7 +87,7 @@ func Start(spec Spec, t *Terminal) (*Agent, error) {
 
 func (a *Agent) startDirect(path string, spec Spec) error {
 	cmd := exec.Command(path, spec.Args...)
-	cmd.Env, cmd.Dir = withAgentParent(spec.Env, os.Getpid(), spec.Args), spec.Dir
+	cmd.Env, cmd.Dir = withAgentParent(spec.Env, os.Getpid(), spec.Args, true), spec.Dir
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{}
 	SetDeathSignal(cmd.SysProcAttr, agentDeathSignal)

@@ -50,15 +50,27 @@ import (
 // (internal/handover.EnvAgentParent).
 const EnvAgentParent = "SUPERCLAUDE_AGENT_PARENT"
 
+// adoptsSuffix ends EnvAgentParent's value when the agent's parent is a
+// subreaper, which adopts orphans (internal/handover.Adopts).
+const adoptsSuffix = ":adopts"
+
+// AdoptsSuffix returns what ends EnvAgentParent's value when the agent's
+// parent is a subreaper.
+func AdoptsSuffix() string { return adoptsSuffix }
+
 // withAgentParent returns env with EnvAgentParent set for an agent that
-// pid starts with args. (Env nil means the parent's environment, as for
+// pid starts with args; adopts says pid is a subreaper. (Env nil means the parent's environment, as for
 // os/exec.)
-func withAgentParent(env []string, pid int, args []string) []string {
+func withAgentParent(env []string, pid int, args []string, adopts bool) []string {
 	if env == nil {
 		env = os.Environ()
 	}
 	env = slices.DeleteFunc(slices.Clone(env), func(kv string) bool { return strings.HasPrefix(kv, EnvAgentParent+"=") })
-	return append(env, EnvAgentParent+"="+AgentParentValue(pid, args))
+	value := AgentParentValue(pid, args)
+	if adopts {
+		value += adoptsSuffix
+	}
+	return append(env, EnvAgentParent+"="+value)
 }
 
 // AgentParentValue is EnvAgentParent's value for an agent started by
@@ -161,7 +173,7 @@ func runLeader() int {
 	// would stay ignored in the agent.
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGHUP)
 
-	env = withAgentParent(env, os.Getpid(), args)
+	env = withAgentParent(env, os.Getpid(), args, false)
 	cmd := &exec.Cmd{Path: path, Args: append([]string{path}, args...), Env: env, Dir: dir,
 		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
 	// Its own process group, in the pty's foreground (Ctty is our fd 0,

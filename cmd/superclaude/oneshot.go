@@ -146,7 +146,7 @@ func runChild(path string, args []string, sweep bool, grace time.Duration) int {
 	attr := &syscall.SysProcAttr{}
 	child.SetDeathSignal(attr, syscall.SIGHUP)
 	env = append(slices.DeleteFunc(env, func(kv string) bool { return strings.HasPrefix(kv, handover.EnvAgentParent+"=") }),
-		handover.EnvAgentParent+"="+handover.AgentParentValue(os.Getpid(), args))
+		handover.EnvAgentParent+"="+handover.AgentParentValue(os.Getpid(), args)+handover.Adopts)
 	pid, err := syscall.ForkExec(path, append([]string{path}, args...), &syscall.ProcAttr{
 		Env: env, Files: []uintptr{0, 1, 2}, Sys: attr,
 	})

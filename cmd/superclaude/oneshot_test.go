@@ -509,6 +509,14 @@ func TestCopiesOfSuperclaudeOnPathStepAside(t *testing.T) {
 		code, stderr := runOnPath(t, cmd, shim+":"+real)
 		ranReal("claude through a script that execs superclaude", args, code, stderr)
 	}
+	// Handed over from a shell that has a job of its own, older than
+	// superclaude: the shell adopts no orphans, and its jobs are not
+	// asked about.
+	os.Remove(filepath.Join(dir, "agent.out"))
+	jobs := oneShotCommand(t, dir, "")
+	jobs.Path, jobs.Args = "/bin/sh", []string{"sh", "-c", "sleep 5 > /dev/null 2>&1 & claude --version; exit $?"}
+	code, stderr := runOnPath(t, jobs, shim+":"+real)
+	ranReal("claude --version through the script, from a shell with a job", []string{"--version"}, code, stderr)
 	// And one that adds arguments of its own before "$@", as wrappers do:
 	// the agent's arguments end its own.
 	adds := filepath.Join(dir, "adds")
@@ -588,6 +596,9 @@ func runOnPath(t *testing.T, cmd *exec.Cmd, path string) (code int, stderr strin
 func TestEnvAgentParentIsOneName(t *testing.T) {
 	if child.EnvAgentParent != handover.EnvAgentParent {
 		t.Fatalf("child says %s, handover reads %s", child.EnvAgentParent, handover.EnvAgentParent)
+	}
+	if got := child.AdoptsSuffix(); got != handover.Adopts {
+		t.Fatalf("child marks a subreaper parent %q, handover reads %q", got, handover.Adopts)
 	}
 	for _, args := range [][]string{nil, {""}, {"-p", "hi"}, {"--model", "x", "é\x00", ""}} {
 		if c, h := child.AgentParentValue(4242, args), handover.AgentParentValue(4242, args); c != h {
@@ -731,5 +742,26 @@ i=0; while ! grep -q ran ` + out + ` 2>/dev/null && [ $i -lt 500 ]; do sleep 0.0
 	}
 	if b, _ := os.ReadFile(out); !strings.Contains(string(b), "claude 1 ran") {
 		t.Fatalf("the adopted orphan's superclaude -p sub printed %q; want the first claude's answer", b)
+	}
+}
+
+// TestAnOrphanWhoseArgumentsEndLikeTheAgentsIsNotItsAgent: a wrapper may
+// add arguments before the agent's, so the agent is known by its
+// arguments at the end of its own; an orphan the one-shot superclaude
+// adopted whose arguments end the same (`-p`, the prompt on stdin) used
+// to pass for it (a hostile tester's find). It is not the eldest child.
+func TestAnOrphanWhoseArgumentsEndLikeTheAgentsIsNotItsAgent(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "nested.out")
+	agent := oneShotAgent(t, dir, `if [ "$1" = --model ]; then echo sub ran; exit 0; fi
+setsid -f "$SC" --model x -p < /dev/null > `+out+` 2>&1
+i=0; while ! grep -q ran `+out+` 2>/dev/null && [ $i -lt 500 ]; do sleep 0.01; i=$((i+1)); done`)
+	cmd := oneShotCommand(t, dir, agent, "-p")
+	cmd.Env = append(cmd.Env, "SC="+testbin.Superclaude(t))
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("superclaude -p: %v", err)
+	}
+	if b, _ := os.ReadFile(out); !strings.Contains(string(b), "sub ran") {
+		t.Fatalf("the adopted orphan's superclaude --model x -p printed %q; want its agent's answer", b)
 	}
 }

@@ -228,6 +228,7 @@ func TestStartedAsAgent(t *testing.T) {
 		{"arguments after the agent's", []string{"-p", "hi", "--verbose"}, AgentParentValue(42, p), 42, false},
 		{"fewer than the agent's", []string{"hi"}, AgentParentValue(42, p), 42, false},
 		{"a count that does not parse", p, "42:x:0", 42, false},
+		{"a parent that adopts, not there to ask (beyond pid_max)", p, AgentParentValue(4194399, p) + Adopts, 4194399, true},
 		{"the pid alone, as an older build wrote", p, "42", 42, false},
 		{"pid and hash, as an older build wrote", p, "42:" + AgentParentValue(42, p)[5:], 42, false},
 		{"superclaude's own command", []string{"+session", "list"}, AgentParentValue(42, []string{"+session", "list"}), 42, false},

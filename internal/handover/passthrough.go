@@ -74,8 +74,9 @@ func passThrough(args []string, self string) bool {
 // startedAsAgent reports whether a superclaude with arguments args and
 // parent ppid is the process a superclaude started as its agent, whose
 // parent and arguments it recorded in parent (EnvAgentParent): the same
-// parent, and the agent's arguments at the end of ours, as a wrapper that
-// adds its own before "$@" passes them on.
+// parent, the agent's arguments at the end of ours, as a wrapper that
+// adds its own before "$@" passes them on, and, when the parent adopts
+// orphans, its eldest child (eldestChild).
 func startedAsAgent(args []string, parent string, ppid int) bool {
 	if parent == "" || len(args) > 0 && len(args[0]) > 0 && args[0][0] == '+' {
 		return false
@@ -89,8 +90,21 @@ func startedAsAgent(args []string, parent string, ppid int) bool {
 		}
 		n = n*10 + int(c-'0')
 	}
-	return count != "" && pid == itoa(ppid) && n <= len(args) && parent == AgentParentValue(ppid, args[len(args)-n:])
+	value, adopts := parent, false
+	if len(value) > len(Adopts) && value[len(value)-len(Adopts):] == Adopts {
+		value, adopts = value[:len(value)-len(Adopts)], true
+	}
+	return count != "" && pid == itoa(ppid) && n <= len(args) && value == AgentParentValue(ppid, args[len(args)-n:]) &&
+		(!adopts || eldestChild(ppid))
 }
+
+// Adopts ends EnvAgentParent's value when the agent's parent is a
+// subreaper (a one-shot superclaude, a supervisor without a pty): an
+// orphan it adopts has it as parent too, so the agent must also be its
+// eldest child. Another parent (the session leader, the parent of a
+// process handed over, which may be the person's shell with jobs of its
+// own) is not asked.
+const Adopts = ":adopts"
 
 // cut is strings.Cut for a byte (strings is not imported: see the package
 // comment).

@@ -30,7 +30,7 @@ func runPrint(file string, args, env []string) {
 	// Before the fork: a leftover orphaned from then on is reparented to
 	// us, not to init, where the sweep could not see it.
 	syscall.RawSyscall(syscall.SYS_PRCTL, prSetChildSubreaper, 1, 0)
-	env = setEnv(setEnv(env, envSupervisor, marker), EnvAgentParent, AgentParentValue(os.Getpid(), args))
+	env = setEnv(setEnv(env, envSupervisor, marker), EnvAgentParent, AgentParentValue(os.Getpid(), args)+Adopts)
 	// The agent's parent-death signal follows the thread that forks it
 	// (golang/go#27505); package initialisers run on the main thread,
 	// locked to it, and that thread lives until we exit.
@@ -83,8 +83,19 @@ func selfMarker() (string, bool) {
 	if err != nil {
 		return "", false
 	}
-	// Fields after the command name, which is in parentheses and may
-	// hold spaces and parentheses itself: field 3 is the first.
+	start, ok := statField(b, 22)
+	if !ok {
+		return "", false
+	}
+	boot, _ := os.ReadFile("/proc/sys/kernel/random/boot_id")
+	return itoa(os.Getpid()) + ":" + start + ":" + trimSpace(string(boot)), true
+}
+
+// statField returns field n (counting from 1, n > 2) of a /proc/PID/stat
+// line when it is a decimal number. The command name, field 2, is in
+// parentheses and may hold spaces and parentheses itself, so fields are
+// counted from after the last ')'.
+func statField(b []byte, n int) (string, bool) {
 	end := len(b) - 1
 	for end >= 0 && b[end] != ')' {
 		end--
@@ -92,8 +103,8 @@ func selfMarker() (string, bool) {
 	if end < 0 {
 		return "", false
 	}
-	field, start := 2, ""
-	for i := end + 1; i < len(b) && start == ""; {
+	field := 2
+	for i := end + 1; i < len(b); {
 		for i < len(b) && b[i] == ' ' {
 			i++
 		}
@@ -102,23 +113,15 @@ func selfMarker() (string, bool) {
 			j++
 		}
 		if j == i {
-			break
+			return "", false
 		}
-		if field++; field == 22 {
-			start = string(b[i:j])
+		if field++; field == n {
+			f := string(b[i:j])
+			return f, atoi(f) >= 0
 		}
 		i = j
 	}
-	for _, c := range []byte(start) {
-		if c < '0' || c > '9' {
-			return "", false
-		}
-	}
-	if start == "" {
-		return "", false
-	}
-	boot, _ := os.ReadFile("/proc/sys/kernel/random/boot_id")
-	return itoa(os.Getpid()) + ":" + start + ":" + trimSpace(string(boot)), true
+	return "", false
 }
 
 // trimSpace trims ASCII white space at both ends of s.
