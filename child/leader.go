@@ -59,8 +59,8 @@ const adoptsSuffix = ":adopts"
 func AdoptsSuffix() string { return adoptsSuffix }
 
 // withAgentParent returns env with EnvAgentParent set for an agent that
-// pid starts with args; adopts says pid is a subreaper. (Env nil means the parent's environment, as for
-// os/exec.)
+// pid starts with args; adopts says pid is a subreaper. (Env nil means
+// the parent's environment, as for os/exec.)
 func withAgentParent(env []string, pid int, args []string, adopts bool) []string {
 	if env == nil {
 		env = os.Environ()
@@ -74,10 +74,10 @@ func withAgentParent(env []string, pid int, args []string, adopts bool) []string
 }
 
 // AgentParentValue is EnvAgentParent's value for an agent started by
-// parent with args: "pid:count:hash", the count of the arguments and their
-// 64-bit FNV-1a hash in hex, each argument ended by a NUL (internal/handover.AgentParentValue,
-// which reads it: the arguments tell the agent from an orphan a subreaper
-// supervisor adopted).
+// parent with args: "pid:count:hash", the count of the arguments and
+// their 64-bit FNV-1a hash in hex, each argument ended by a NUL. It is
+// internal/handover.AgentParentValue, which reads it: the arguments tell
+// the agent from an orphan a subreaper supervisor adopted.
 func AgentParentValue(parent int, args []string) string {
 	h := fnv.New64a()
 	for _, a := range args {

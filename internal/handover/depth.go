@@ -10,11 +10,11 @@ import (
 // nesting is a few deep (a skill's Bash running `superclaude -p` inside a
 // supervised claude); a claude found on PATH that leads back to
 // superclaude for ever is not. The pass-through catches that when the
-// agent execs superclaude; a script that runs superclaude as a child of
-// its own (`superclaude "$@"`, no exec), or a one-shot run whose agent
-// has no other claude to hand over to, is caught here, before it fills
-// the machine with processes (a hostile tester's find: 18,000 processes
-// in 25 seconds).
+// agent execs superclaude with the agent's arguments last; a script that
+// runs superclaude as a child of its own (`superclaude "$@"`, no exec), or
+// with arguments of its own after the agent's, is caught here, before it
+// fills the machine with processes (a hostile tester's find: 18,000
+// processes in 25 seconds).
 const EnvDepth = "SUPERCLAUDE_DEPTH"
 
 // maxDepth is how deep superclaudes may nest.

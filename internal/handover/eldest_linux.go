@@ -10,8 +10,7 @@ import "os"
 // orphan whose arguments happen to end with the agent's is told apart by
 // this (a hostile tester's find). The agent itself asks right after its
 // exec, before it has started anything. When the kernel cannot say
-// (/proc/PID/task/TID/children missing), it reports true, the rule
-// without it.
+// (no /proc/PID/task/TID/children), it reports true: the rule without it.
 func eldestChild(ppid int) bool {
 	mine, ok := startTime(os.Getpid())
 	if !ok {
@@ -24,7 +23,7 @@ func eldestChild(ppid int) bool {
 	for _, task := range tasks {
 		b, err := os.ReadFile("/proc/" + itoa(ppid) + "/task/" + task.Name() + "/children")
 		if err != nil {
-			return true
+			continue // a thread gone since, or no such file: nothing to say
 		}
 		for start := 0; start < len(b); {
 			end := start
