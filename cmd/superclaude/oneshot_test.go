@@ -643,8 +643,11 @@ func TestPrintRunSparesTheShellsOwnJobs(t *testing.T) {
 // outlived superclaude (a hostile tester's find).
 func TestPrintRunSweepsWhatALeftoverStartsWhileEnded(t *testing.T) {
 	onPrintPaths(t, func(t *testing.T, dir string, start func(string) *exec.Cmd) {
-		late := filepath.Join(dir, "late.pid")
-		agent := oneShotAgent(t, dir, `setsid sh -c 'trap "" TERM; sleep 0.1; setsid sleep 308 & echo $! > `+late+`; sleep 60' & exit 0`)
+		late, ready := filepath.Join(dir, "late.pid"), filepath.Join(dir, "trapped")
+		// The agent waits for the leftover to ignore SIGTERM: a sweep's
+		// SIGTERM before that would end it at once.
+		agent := oneShotAgent(t, dir, `setsid sh -c 'trap "" TERM; touch `+ready+`; sleep 0.1; setsid sleep 308 & echo $! > `+late+`; sleep 60' &
+while [ ! -e `+ready+` ]; do sleep 0.01; done; exit 0`)
 		if err := start(agent).Run(); err != nil {
 			t.Fatalf("superclaude %s: %v", printArgs, err)
 		}
