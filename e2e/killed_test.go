@@ -17,8 +17,12 @@ import (
 // survives, and so do the dead supervisor's socket and launch directory.
 // superclaude started again in the same labelled pane ends the leftovers
 // within 15 s and resumes the same conversation.
+//
+// Not parallel: any supervisor that starts sweeps what dead supervisors
+// left, the user's whole process list (watchdog.SweepPredecessors), so
+// another test's supervisor starting between the SIGKILL and the check
+// below ended the detached process first (one clean-clone CI run).
 func TestKilledSupervisorIsCleanedUpAfter(t *testing.T) {
-	t.Parallel()
 	w := newWorld(t)
 	tm := w.tmux()
 	pane := tm.pane("killed", "main", "K")
