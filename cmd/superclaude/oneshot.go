@@ -8,7 +8,6 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -154,16 +153,9 @@ func runChild(path string, args []string, sweep bool, grace time.Duration) int {
 		fmt.Fprintf(os.Stderr, "superclaude: cannot start %s: %v\n", path, err)
 		return child.StartFailure(err).Code
 	}
-	var reaped atomic.Bool
-	go func() {
-		for sig := range sigs {
-			if s := sig.(syscall.Signal); (s == syscall.SIGTERM || s == syscall.SIGHUP) && !reaped.Load() {
-				syscall.Kill(pid, s) // not reaped yet: still the agent's PID
-			}
-		}
-	}()
+	reaped := handover.PassOn(pid, sigs)
 	ws := handover.WaitAgent(pid)
-	reaped.Store(true)
+	reaped()
 	if sweep && handover.MayHaveLeftovers() {
 		sweepAfter(self.String(), grace, args, "by main", before)
 	}

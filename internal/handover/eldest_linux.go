@@ -48,14 +48,10 @@ func startTime(pid int) (uint64, bool) {
 		return 0, false
 	}
 	f, ok := statField(b, 22)
-	if !ok {
-		return 0, false
+	if n := atoi(f); ok && n >= 0 {
+		return uint64(n), true
 	}
-	var n uint64
-	for _, c := range f {
-		n = n*10 + uint64(c-'0')
-	}
-	return n, true
+	return 0, false
 }
 
 // atoi reads a non-negative decimal; -1 for anything else.

@@ -3,7 +3,6 @@ package handover
 import (
 	"os"
 	"os/signal"
-	"sync/atomic"
 	"syscall"
 )
 
@@ -55,16 +54,9 @@ func runPrint(file string, args, env []string) {
 	// heeded (the sweep must finish; it is bounded by the grace).
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGHUP)
-	var reaped atomic.Bool
-	go func() {
-		for sig := range sigs {
-			if !reaped.Load() {
-				syscall.Kill(pid, sig.(syscall.Signal)) // not reaped yet: still the agent's PID
-			}
-		}
-	}()
+	reaped := PassOn(pid, sigs)
 	ws := WaitAgent(pid)
-	reaped.Store(true)
+	reaped()
 	if MayHaveLeftovers() {
 		ran = &Run{Status: ws, Marker: marker, Args: args}
 		return
@@ -84,7 +76,7 @@ func selfMarker() (string, bool) {
 		return "", false
 	}
 	start, ok := statField(b, 22)
-	if !ok {
+	if !ok || atoi(start) < 0 {
 		return "", false
 	}
 	boot, _ := os.ReadFile("/proc/sys/kernel/random/boot_id")
@@ -92,7 +84,7 @@ func selfMarker() (string, bool) {
 }
 
 // statField returns field n (counting from 1, n > 2) of a /proc/PID/stat
-// line when it is a decimal number. The command name, field 2, is in
+// line. The command name, field 2, is in
 // parentheses and may hold spaces and parentheses itself, so fields are
 // counted from after the last ')'.
 func statField(b []byte, n int) (string, bool) {
@@ -116,8 +108,7 @@ func statField(b []byte, n int) (string, bool) {
 			return "", false
 		}
 		if field++; field == n {
-			f := string(b[i:j])
-			return f, atoi(f) >= 0
+			return string(b[i:j]), true
 		}
 		i = j
 	}

@@ -1,6 +1,8 @@
 package handover
 
 import (
+	"os"
+	"sync/atomic"
 	"syscall"
 )
 
@@ -52,4 +54,21 @@ func itoa(n int) string {
 		b[i] = byte('0' + n%10)
 	}
 	return string(b[i:])
+}
+
+// PassOn passes the SIGTERM and SIGHUP read from sigs (sent to us alone)
+// on to the agent pid, until the function it returns is called once the
+// agent has been reaped, after which its PID may name another process.
+// Other signals read are dropped (the terminal sent them to the agent
+// too). Both one-shot paths use it: runPrint and main's runChild.
+func PassOn(pid int, sigs <-chan os.Signal) (reaped func()) {
+	var done atomic.Bool
+	go func() {
+		for sig := range sigs {
+			if s := sig.(syscall.Signal); (s == syscall.SIGTERM || s == syscall.SIGHUP) && !done.Load() {
+				syscall.Kill(pid, s) // not reaped yet: still the agent's PID
+			}
+		}
+	}()
+	return func() { done.Store(true) }
 }

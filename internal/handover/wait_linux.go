@@ -66,9 +66,6 @@ func stoppedNow(pid int) bool {
 	if err != nil {
 		return false
 	}
-	end := len(b) - 1
-	for end >= 0 && b[end] != ')' {
-		end--
-	}
-	return end >= 0 && end+2 < len(b) && (b[end+2] == 'T' || b[end+2] == 't')
+	state, ok := statField(b, 3)
+	return ok && (state == "T" || state == "t")
 }
