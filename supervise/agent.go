@@ -28,6 +28,10 @@ type agentService struct {
 
 	result   Result
 	lastExit Exit
+	// restarts are the start times of the agents that were restarts,
+	// those within Policy.RestartWindow of the last exit: the
+	// restart-rate breaker's count.
+	restarts []time.Time
 }
 
 func (a *agentService) String() string { return "agent" }
@@ -80,6 +84,9 @@ func (a *agentService) Serve(ctx context.Context) error {
 			return suture.ErrTerminateSupervisorTree
 		}
 		a.starts.Add(1)
+		if !first {
+			a.restarts = append(a.restarts, time.Now())
+		}
 		s.mu.Lock()
 		s.current, s.started, s.env = ag, time.Now(), spec.Env
 		s.mu.Unlock()
@@ -110,6 +117,8 @@ func (a *agentService) Serve(ctx context.Context) error {
 			FirstStart:    a.starts.Load() == 1,
 			Handoff:       awaited,
 		}
+		a.restarts = within(a.restarts, time.Now(), s.cfg.Policy.RestartWindow)
+		e.RecentRestarts = len(a.restarts)
 		a.lastExit = e
 		sess := s.Mine()
 		var st *state.State
@@ -144,6 +153,8 @@ func (a *agentService) Serve(ctx context.Context) error {
 			switch {
 			case e.StopRequested:
 				a.result.Message = stopMessage(s, exit)
+			case p.Halt != "" && name == "":
+				a.result.Message = fmt.Sprintf("superclaude: %s. Not restarting the agent.", p.Halt)
 			case p.Halt != "":
 				a.result.Message = fmt.Sprintf("superclaude: session %s halted, %s. Not restarting it; "+
 					"`superclaude +session reset --session %s` re-arms it.", name, p.Halt, name)
@@ -156,6 +167,18 @@ func (a *agentService) Serve(ctx context.Context) error {
 			a.next = p
 		}
 	}
+}
+
+// within returns the times of ts no older than window before now, in
+// place; a window of zero keeps none.
+func within(ts []time.Time, now time.Time, window time.Duration) []time.Time {
+	kept := ts[:0]
+	for _, t := range ts {
+		if window > 0 && now.Sub(t) <= window {
+			kept = append(kept, t)
+		}
+	}
+	return kept
 }
 
 // costOf and transcriptOf read st, nil or not.

@@ -53,6 +53,11 @@ type Exit struct {
 	// agent of which that was awaited made no progress. One that ends
 	// before the session is activated has made no progress.
 	Handoff bool
+	// RecentRestarts is how many times the supervisor restarted the agent
+	// — for any reason: an overflow, a request, a limit, a crash — within
+	// Policy.RestartWindow before this exit, this agent's own start
+	// included when it was a restart. The restart-rate breaker reads it.
+	RecentRestarts int
 }
 
 // Policy holds the knobs of the decision.
@@ -84,21 +89,32 @@ type Policy struct {
 	// option it does not know, or no network, says so once and ends.
 	// Zero restarts it as any crash (a library's default).
 	StartupFailWindow time.Duration
+	// MaxRestarts and RestartWindow are the restart-rate breaker: once
+	// the agent has been restarted MaxRestarts times within RestartWindow,
+	// the next restart, of whatever kind, is not made; the supervisor
+	// stops and the session is halted with the reason. It is separate from
+	// the crash limit, which counts only crashes: an agent that asks for a
+	// restart as soon as it starts, or whose continuation is past the
+	// threshold at once, makes progress and never crashes, yet would loop
+	// for ever, paying for a model turn each time. Zero turns it off.
+	MaxRestarts   int
+	RestartWindow time.Duration
 }
 
 // DefaultPolicy is the policy superclaude runs with.
 var DefaultPolicy = Policy{ResumeFailWindow: 10 * time.Second, DehydrateWait: 2 * time.Minute, MaxNoProgress: 3,
-	TurnWait: 60 * time.Second, LimitContinue: true}
+	TurnWait: 60 * time.Second, LimitContinue: true, MaxRestarts: 10, RestartWindow: 10 * time.Minute}
 
 // Causes of an agent's end, as the state (lastExit), the event log and
 // `+why` tell them apart.
 const (
-	CauseCrash      = "crash"       // it crashed, or failed to resume
-	CauseLimit      = "limit"       // a usage or rate limit stopped it
-	CauseNoProgress = "no-progress" // the progress breaker halted the session
-	CauseUserExit   = "user-exit"   // the user's own exit: /exit, Ctrl-C, SIGTERM, a hangup
-	CauseStopped    = "stopped"     // superclaude was told to stop
-	CauseRestarted  = "restarted"   // killed for a restart
+	CauseCrash       = "crash"        // it crashed, or failed to resume
+	CauseLimit       = "limit"        // a usage or rate limit stopped it
+	CauseNoProgress  = "no-progress"  // the progress breaker halted the session
+	CauseRestartLoop = "restart-loop" // the restart-rate breaker halted the session
+	CauseUserExit    = "user-exit"    // the user's own exit: /exit, Ctrl-C, SIGTERM, a hangup
+	CauseStopped     = "stopped"      // superclaude was told to stop
+	CauseRestarted   = "restarted"    // killed for a restart
 )
 
 // Plan is the decision: what to do, and why.
@@ -178,14 +194,62 @@ const (
 //     resets later) is no crash: resume, unless overflowed, once it resets.
 //  7. anything else is a crash: back off, then resume unless overflowed.
 //
-// Then the progress breaker: an agent started with a restart prompt (a
-// handoff) that ends, other than by a stop, before it activated the
-// session made no progress; after Policy.MaxNoProgress such restarts in a
-// row the supervisor stops restarting and the session is halted (seed
-// 002's circuit breaker) instead of looping until the crash limit.
+// Then two breakers, for a restart that would come:
+//
+//   - the progress breaker: an agent started with a restart prompt (a
+//     handoff) that ends, other than by a stop, before it activated the
+//     session made no progress; after Policy.MaxNoProgress such restarts
+//     in a row the supervisor stops restarting and the session is halted
+//     (seed 002's circuit breaker) instead of looping until the crash
+//     limit;
+//   - the restart-rate breaker: after Policy.MaxRestarts restarts of any
+//     kind within Policy.RestartWindow, no more; the session is halted.
 func Decide(e Exit, st *state.State, pol Policy) Plan {
 	p := decide(e, st, pol)
-	if st == nil || !e.Handoff || p.Action == Stop || pol.MaxNoProgress <= 0 || st.ActivatedAt.After(e.Started) {
+	if p.Action == Stop {
+		return p
+	}
+	p = noProgress(p, e, st, pol)
+	if p.Action == Stop {
+		return p
+	}
+	return restartRate(p, e, pol)
+}
+
+// restartRate is the restart-rate breaker of Decide.
+func restartRate(p Plan, e Exit, pol Policy) Plan {
+	if pol.MaxRestarts <= 0 || e.RecentRestarts < pol.MaxRestarts {
+		return p
+	}
+	code := e.Code
+	if code == 0 || e.KilledByUs || p.Cause == CauseRestarted {
+		// Killed for the restart: its code says nothing of how it went.
+		code = 1
+	}
+	why := fmt.Sprintf("restart loop: the agent was restarted %d times within %s, the limit (the last one %s, and asked for %s)",
+		e.RecentRestarts, pol.RestartWindow, e.Exit.String(), restartKind(p))
+	return Plan{Action: Stop, ExitCode: code, Halt: why, Cause: CauseRestartLoop, Reason: "halted: " + why}
+}
+
+// restartKind says, for a person, what kind of restart p would have been.
+func restartKind(p Plan) string {
+	switch p.Cause {
+	case CauseCrash:
+		return "a restart after a crash"
+	case CauseLimit:
+		return "a restart after a usage limit"
+	case CauseRestarted:
+		if p.Overflow {
+			return "an overflow restart"
+		}
+		return "a requested restart"
+	}
+	return "another restart"
+}
+
+// noProgress is the progress breaker of Decide.
+func noProgress(p Plan, e Exit, st *state.State, pol Policy) Plan {
+	if st == nil || !e.Handoff || pol.MaxNoProgress <= 0 || st.ActivatedAt.After(e.Started) {
 		return p
 	}
 	p.NoProgress = true
@@ -328,7 +392,9 @@ func Apply(st *state.State, p Plan, owner proc.Identity, restart bool, now time.
 	if p.Action == Stop {
 		if p.Halt != "" {
 			st.Halted, st.HaltedAt = p.Halt, now
-			st.NoProgress++
+			if p.Cause == CauseNoProgress {
+				st.NoProgress++
+			}
 		}
 		return
 	}

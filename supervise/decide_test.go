@@ -288,3 +288,66 @@ func TestAFirstStartFailureIsACrashByDefault(t *testing.T) {
 		t.Errorf("Decide = %v, want a backoff and restart", p)
 	}
 }
+
+// The restart-rate breaker counts restarts of every kind — requested,
+// overflow, limit, crash — and stops the one past the limit, halting the
+// session with a reason that names the count and the window.
+func TestDecideBreaksARestartLoopOfAnyKind(t *testing.T) {
+	pol := DefaultPolicy
+	pol.MaxRestarts, pol.RestartWindow = 4, time.Minute
+	killed := func(e Exit) Exit { e.KilledByUs = true; return e }
+	recent := func(n int, e Exit) Exit { e.RecentRestarts = n; return e }
+	for _, tc := range []struct {
+		name string
+		exit Exit
+		st   *state.State
+		kind string
+	}{
+		{"requested", killed(exited(143, time.Second)), session(nil), "a requested restart"},
+		{"overflow", killed(exited(143, time.Second)), session(func(st *state.State) {
+			st.KillRequested, st.Overflowed, st.RestartPrompt = true, true, "p"
+		}), "an overflow restart"},
+		{"limit", exited(1, time.Second), session(func(st *state.State) {
+			st.Limit, st.LimitedUntil = "5-hour usage limit", t0.Add(time.Hour)
+		}), "a restart after a usage limit"},
+		{"crash", exited(1, time.Hour), session(nil), "a restart after a crash"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if p := Decide(recent(3, tc.exit), tc.st, pol); p.Action == Stop {
+				t.Fatalf("stopped below the limit: %+v", p)
+			}
+			p := Decide(recent(4, tc.exit), tc.st, pol)
+			if p.Action != Stop || p.Cause != CauseRestartLoop || p.ExitCode == 0 {
+				t.Fatalf("at the limit: %+v", p)
+			}
+			if !strings.Contains(p.Halt, "restarted 4 times within 1m0s") || !strings.Contains(p.Halt, tc.kind) {
+				t.Fatalf("halt without a readable reason: %q", p.Halt)
+			}
+			st := tc.st.Clone()
+			Apply(st, p, proc.Identity{PID: 1}, true, t0)
+			if st.Halted != p.Halt || st.LastExit != CauseRestartLoop || st.NoProgress != tc.st.NoProgress {
+				t.Fatalf("Apply wrote %+v", st)
+			}
+		})
+	}
+	// A stop is a stop, whatever the count; the breaker turned off never
+	// stops anything.
+	if p := Decide(recent(99, exited(0, time.Second)), session(nil), pol); p.Cause != CauseUserExit {
+		t.Fatalf("the user's own exit became %+v", p)
+	}
+	off := pol
+	off.MaxRestarts = 0
+	if p := Decide(recent(99, killed(exited(143, time.Second))), session(nil), off); p.Action == Stop {
+		t.Fatalf("the breaker turned off stopped: %+v", p)
+	}
+}
+
+func TestWithinKeepsTheWindow(t *testing.T) {
+	ts := []time.Time{t0, t0.Add(time.Minute), t0.Add(2 * time.Minute)}
+	if got := within(ts, t0.Add(2*time.Minute), time.Minute); len(got) != 2 || !got[0].Equal(t0.Add(time.Minute)) {
+		t.Fatalf("within = %v", got)
+	}
+	if got := within([]time.Time{t0}, t0, 0); len(got) != 0 {
+		t.Fatalf("a zero window kept %v", got)
+	}
+}

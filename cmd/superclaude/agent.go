@@ -44,6 +44,9 @@ type runOptions struct {
 	resumePolicy string
 	// limitContinue goes on by itself after a usage or rate limit resets.
 	limitContinue bool
+	// maxRestarts and restartWindow are the restart-rate breaker.
+	maxRestarts   int
+	restartWindow time.Duration
 }
 
 // Environment variables for a plain `superclaude ARGS`, whose flags all
@@ -58,6 +61,8 @@ const (
 	envDehydrate  = "SUPERCLAUDE_DEHYDRATE_WAIT"
 	envResume     = fleet.EnvResume
 	envLimit      = "SUPERCLAUDE_LIMIT_CONTINUE"
+	envMaxRestart = "SUPERCLAUDE_MAX_RESTARTS"
+	envRestartWin = "SUPERCLAUDE_RESTART_WINDOW"
 	// optResume is superclaude's one option on claude's command line
 	// (claude has none of the name); it is taken out before claude runs.
 	optResume = "--resume-policy"
@@ -65,7 +70,8 @@ const (
 
 func defaultOptions() (runOptions, error) {
 	o := runOptions{grace: 2 * time.Second, maxCrashes: 5, crashDecay: 30 * time.Second, crashDelay: time.Second,
-		dehydrateWait: supervise.DefaultPolicy.DehydrateWait}
+		dehydrateWait: supervise.DefaultPolicy.DehydrateWait,
+		maxRestarts:   supervise.DefaultPolicy.MaxRestarts, restartWindow: supervise.DefaultPolicy.RestartWindow}
 	o.agent = os.Getenv(envAgent)
 	o.profile = os.Getenv(envProfile)
 	o.resumePolicy = os.Getenv(envResume)
@@ -83,7 +89,8 @@ func defaultOptions() (runOptions, error) {
 	for _, d := range []struct {
 		env string
 		dst *time.Duration
-	}{{envGrace, &o.grace}, {envCrashDecay, &o.crashDecay}, {envCrashDelay, &o.crashDelay}, {envDehydrate, &o.dehydrateWait}} {
+	}{{envGrace, &o.grace}, {envCrashDecay, &o.crashDecay}, {envCrashDelay, &o.crashDelay}, {envDehydrate, &o.dehydrateWait},
+		{envRestartWin, &o.restartWindow}} {
 		if v := os.Getenv(d.env); v != "" {
 			parsed, err := time.ParseDuration(v)
 			if err != nil || parsed < 0 {
@@ -105,6 +112,13 @@ func defaultOptions() (runOptions, error) {
 			return o, fmt.Errorf("%s=%q: want a number ≥ 1", envMaxCrashes, v)
 		}
 		o.maxCrashes = n
+	}
+	if v := os.Getenv(envMaxRestart); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			return o, fmt.Errorf("%s=%q: want a whole number ≥ 0 (0 turns the restart-rate limit off)", envMaxRestart, v)
+		}
+		o.maxRestarts = n
 	}
 	return o, nil
 }
@@ -177,6 +191,8 @@ func runCommand() *cobra.Command {
 	f.DurationVar(&o.crashDelay, "crash-delay", o.crashDelay, "pause before restarting a crashed agent ($"+envCrashDelay+")")
 	f.BoolVar(&o.limitContinue, "limit-continue", o.limitContinue, "go on by itself once a usage or rate limit resets ($"+envLimit+"=0 turns it off)")
 	f.StringVar(&o.resumePolicy, "resume-policy", o.resumePolicy, "what a start does with its pane's previous conversation: auto, ask or never (default: ask; auto in a fleet pane) ($"+envResume+")")
+	f.IntVar(&o.maxRestarts, "max-restarts", o.maxRestarts, "restarts of any kind within the restart window before superclaude stops and halts the session; 0 no limit ($"+envMaxRestart+")")
+	f.DurationVar(&o.restartWindow, "restart-window", o.restartWindow, "the window of --max-restarts ($"+envRestartWin+")")
 	f.DurationVar(&o.dehydrateWait, "dehydrate-wait", o.dehydrateWait, "how long an overflowed agent may leave dehydrating undone before superclaude does it for it; 0 never ($"+envDehydrate+")")
 	return cmd
 }
@@ -216,6 +232,7 @@ func policyOf(o runOptions) supervise.Policy {
 	p := supervise.DefaultPolicy
 	p.DehydrateWait = o.dehydrateWait
 	p.LimitContinue = o.limitContinue
+	p.MaxRestarts, p.RestartWindow = o.maxRestarts, o.restartWindow
 	return p
 }
 

@@ -51,6 +51,11 @@ const (
 	// EnvBind makes the agent bind this conversation id to its session at
 	// start, as Claude Code's first status line would.
 	EnvBind = "FAKE_AGENT_BIND"
+	// EnvAtStart holds commands, separated by ";", that the agent runs
+	// at start as if they were typed on its terminal ("activate X
+	// implement;restart": an agent that asks for a restart as soon as it
+	// runs).
+	EnvAtStart = "FAKE_AGENT_AT_START"
 )
 
 // LeftOnModes is what the "modes" command prints: the alternate screen, a
@@ -213,32 +218,43 @@ func Main() {
 	}
 	fmt.Printf("FAKE-AGENT READY pid=%d tty=%v args=%q\r\n", me.PID, term.IsTerminal(0), args)
 
+	for _, line := range strings.Split(os.Getenv(EnvAtStart), ";") {
+		command(me.PID, line, exit)
+	}
 	sc := bufio.NewScanner(os.Stdin)
 	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		cmd, arg, _ := strings.Cut(line, " ")
-		switch cmd {
-		case "exit":
-			code, _ := strconv.Atoi(arg)
-			exit(code)
-		case "restart":
-			superclaude("+session", "restart")
-		case "bind":
-			superclaude("+session", "update", "sessionId="+arg)
-		case "overflow":
-			superclaude("+session", "update", "overflowed=true")
-		case "modes":
-			// What a full-screen agent switches on, and never undoes if it
-			// is killed.
-			fmt.Print(LeftOnModes + "MODES ON\r\n")
-		case "":
-		default:
-			record(Record{Event: "key", PID: me.PID, Text: line})
-			fmt.Printf("KEY:%s\r\n", line)
-		}
+		command(me.PID, sc.Text(), exit)
 	}
 	// Our terminal went away (the pty was closed): as Claude does.
 	exit(129)
+}
+
+// command runs one line typed on the agent's terminal.
+func command(pid int, line string, exit func(int)) {
+	line = strings.TrimSpace(line)
+	cmd, arg, _ := strings.Cut(line, " ")
+	switch cmd {
+	case "exit":
+		code, _ := strconv.Atoi(arg)
+		exit(code)
+	case "restart":
+		superclaude("+session", "restart")
+	case "activate":
+		// activate DIR [SKILL], as a skill's first Bash command.
+		superclaude(append([]string{"+session", "activate"}, strings.Fields(arg)...)...)
+	case "bind":
+		superclaude("+session", "update", "sessionId="+arg)
+	case "overflow":
+		superclaude("+session", "update", "overflowed=true")
+	case "modes":
+		// What a full-screen agent switches on, and never undoes if it
+		// is killed.
+		fmt.Print(LeftOnModes + "MODES ON\r\n")
+	case "":
+	default:
+		record(Record{Event: "key", PID: pid, Text: line})
+		fmt.Printf("KEY:%s\r\n", line)
+	}
 }
 
 // superclaude runs the superclaude binary the way a Bash tool would: in a
