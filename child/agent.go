@@ -12,7 +12,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/superclaude/superclaude/internal/guard"
-	"github.com/superclaude/superclaude/internal/proc"
+	"github.com/superclaude/superclaude/proc"
 )
 
 // Spec is one agent process to start.

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/superclaude/superclaude/internal/proc"
+	"github.com/superclaude/superclaude/proc"
 )
 
 // supervisorHelper is a stand-in supervisor (CHILD_TEST_HELPER=supervisor):

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/superclaude/superclaude/internal/claude"
-	"github.com/superclaude/superclaude/internal/proc"
 	"github.com/superclaude/superclaude/internal/testutil/fakeapi"
+	"github.com/superclaude/superclaude/proc"
 	"github.com/superclaude/superclaude/state"
 )
 
@@ -62,7 +62,7 @@ func TestBlockedCompactionRecovers(t *testing.T) {
 	if !slices.Contains(args, claude.ContinuePrompt("X", "implement", "")) || slices.Contains(args, "--resume") {
 		t.Fatalf("the fresh start's args %q", args)
 	}
-	b, err := os.ReadFile(filepath.Join(w.sessions, "X", claude.DehydratedFile))
+	b, err := os.ReadFile(filepath.Join(w.sessions, "X", state.DehydratedFile))
 	if err != nil || !strings.Contains(string(b), "read the whole repository") {
 		t.Fatalf("the dehydrated context does not hold the conversation's prompts: %v\n%s", err, b)
 	}

@@ -8,7 +8,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/superclaude/superclaude/internal/proc"
+	"github.com/superclaude/superclaude/proc"
 	"github.com/superclaude/superclaude/state"
 )
 

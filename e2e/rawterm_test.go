@@ -6,7 +6,7 @@ import (
 	"regexp"
 	"testing"
 
-	"github.com/superclaude/superclaude/internal/proc"
+	"github.com/superclaude/superclaude/proc"
 	"github.com/superclaude/superclaude/state"
 )
 

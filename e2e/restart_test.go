@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/superclaude/superclaude/internal/claude"
-	"github.com/superclaude/superclaude/internal/proc"
+	"github.com/superclaude/superclaude/proc"
 	"github.com/superclaude/superclaude/state"
 )
 

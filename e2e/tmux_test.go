@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/superclaude/superclaude/internal/proc"
+	"github.com/superclaude/superclaude/proc"
 )
 
 // tmuxServer is a private tmux server of one test, started with the

@@ -11,8 +11,8 @@ import (
 
 	claudepkg "github.com/superclaude/superclaude/internal/claude"
 	"github.com/superclaude/superclaude/internal/cli"
-	"github.com/superclaude/superclaude/internal/proc"
 	"github.com/superclaude/superclaude/internal/testutil/fakeapi"
+	"github.com/superclaude/superclaude/proc"
 	"github.com/superclaude/superclaude/state"
 )
 

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/superclaude/superclaude/internal/proc"
+	"github.com/superclaude/superclaude/proc"
 )
 
 // populate writes n sessions straight to disk (as fast as possible; the

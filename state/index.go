@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/superclaude/superclaude/internal/proc"
+	"github.com/superclaude/superclaude/proc"
 )
 
 // Index is the lookup index: which session belongs to a pane, which one a

@@ -3,7 +3,7 @@ package state
 import (
 	"strings"
 
-	"github.com/superclaude/superclaude/internal/proc"
+	"github.com/superclaude/superclaude/proc"
 )
 
 // Lease gives owner the conversation id: no two live supervisors ever run

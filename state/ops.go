@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/superclaude/superclaude/internal/proc"
+	"github.com/superclaude/superclaude/proc"
 )
 
 // This file holds the session commands of seed 000 §6 (session.sh

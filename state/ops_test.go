@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/superclaude/superclaude/internal/proc"
+	"github.com/superclaude/superclaude/proc"
 )
 
 // full is a session with every field of seed 000 §8 set to a value no

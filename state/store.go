@@ -17,6 +17,11 @@ import (
 // File names inside a session directory.
 const (
 	StateFile = ".state.json"
+	// DehydratedFile holds the working context a fresh agent carries on
+	// from after a restart with a fresh context: what the agent saved
+	// itself (Claude Code's /superclaude:session dehydrate) or what its
+	// profile wrote for it (supervise.Profile.Dehydrate).
+	DehydratedFile = "DEHYDRATED_CONTEXT.md"
 	lockFile  = ".state.json.lock"
 	// CorruptSuffix starts the name a bad state file is moved aside to.
 	CorruptSuffix = ".corrupt-"

@@ -103,11 +103,6 @@ func (b *binder) handle(ctx context.Context, req control.Request, peer control.P
 		}
 		return s.statusLine(req.Payload)
 	default:
-		if h, ok := s.cfg.Handlers[req.Op]; ok {
-			r := h(ctx, s, req, peer)
-			r.Supervisor = s.self.String()
-			return r
-		}
 		return fail("unknown operation %s", req.Op)
 	}
 	return resp

@@ -3,26 +3,30 @@ package supervise
 import (
 	"github.com/superclaude/superclaude/internal/claude"
 	"github.com/superclaude/superclaude/internal/claudeargs"
-	"github.com/superclaude/superclaude/internal/proc"
+	"github.com/superclaude/superclaude/proc"
 )
 
 // Claude is the profile of Claude Code: `--resume <id>`; a first prompt is
 // the positional argument, put first so that no trailing option (a
 // variadic --add-dir, say) takes it as its value; context usage from its
 // status line.
-var Claude = Profile{
-	Name:          "claude",
-	Command:       "claude",
-	Scan:          ScanClaudeArgs,
-	Resume:        appendArgs("--resume"),
-	Prompt:        func(args []string, prompt string) []string { return append([]string{prompt}, args...) },
-	ContextUsage:  ContextStatusLine,
-	RestartPrompt: claude.ContinuePrompt,
-	Dehydrate:     claude.Dehydrate,
-	Status: func(env []string, agent proc.Identity) (string, error) {
-		return claude.AgentStatus(claude.ConfigDirOf(env), agent.PID, agent.Start)
-	},
-	Output: claude.RewriteResumeHint,
+var Claude = claudeProfile()
+
+func claudeProfile() Profile {
+	return Profile{
+		Name:          "claude",
+		Command:       "claude",
+		Scan:          ScanClaudeArgs,
+		Resume:        appendArgs("--resume"),
+		Prompt:        func(args []string, prompt string) []string { return append([]string{prompt}, args...) },
+		ContextUsage:  ContextStatusLine,
+		RestartPrompt: claude.ContinuePrompt,
+		Dehydrate:     claude.Dehydrate,
+		Status: func(env []string, agent proc.Identity) (string, error) {
+			return claude.AgentStatus(claude.ConfigDirOf(env), agent.PID, agent.Start)
+		},
+		Output: claude.RewriteResumeHint,
+	}
 }
 
 // ScanClaudeArgs reads a claude command line, knowing the subcommands of

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/superclaude/superclaude/child"
-	"github.com/superclaude/superclaude/internal/proc"
+	"github.com/superclaude/superclaude/proc"
 	"github.com/superclaude/superclaude/state"
 )
 

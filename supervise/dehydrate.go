@@ -5,14 +5,8 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/superclaude/superclaude/internal/claude"
 	"github.com/superclaude/superclaude/state"
 )
-
-// DehydratedFile is the file, in a session's directory, that holds the
-// working context a fresh agent continues from (seed 000's
-// DEHYDRATED_CONTEXT.md).
-const DehydratedFile = claude.DehydratedFile
 
 // dehydrate writes sess's dehydrated context itself, through the profile,
 // from the agent's transcript — unless the running agent wrote the file
@@ -27,7 +21,7 @@ func (s *Supervisor) dehydrate(sess *state.Session, arg, transcript, why string)
 	if s.cfg.Profile.Dehydrate == nil {
 		return
 	}
-	path := filepath.Join(sess.Dir, DehydratedFile)
+	path := filepath.Join(sess.Dir, state.DehydratedFile)
 	if fi, err := os.Lstat(path); err == nil && fi.Mode().IsRegular() && fi.ModTime().After(s.agentStarted()) {
 		s.log.Info("the agent saved its own context; keeping it", "file", path)
 		return

@@ -10,9 +10,9 @@
 //     start fresh with a restart prompt, resume a conversation, or count a
 //     crash against the intensity limit;
 //   - watchdog: kills the agent from outside on request (package watchdog);
-//   - binder: the control socket (package internal/control), through which
-//     the agent's children ask for a restart, report status-line ticks and
-//     query status.
+//   - binder: the control socket, a Unix socket only the same user can
+//     reach, through which the agent's children ask for a restart, report
+//     status-line ticks and query status.
 //
 // suture never kills anything itself: on shutdown it cancels contexts and,
 // after Spec.Timeout, only reports. So the agent service kills and reaps

@@ -17,11 +17,10 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/superclaude/superclaude/internal/claude"
-	"github.com/superclaude/superclaude/internal/proc"
 	"github.com/superclaude/superclaude/internal/testutil/fakeagent"
 	"github.com/superclaude/superclaude/internal/testutil/testbin"
+	"github.com/superclaude/superclaude/proc"
 	"github.com/superclaude/superclaude/state"
-	"github.com/superclaude/superclaude/supervise"
 )
 
 // The process tests run the real superclaude binary on a real pty, with
@@ -209,7 +208,7 @@ func TestOverflowRestartRoundTrip(t *testing.T) {
 
 	// The agent restarted without dehydrating itself: the supervisor
 	// wrote the context, from what it knows.
-	dehydrated, err := os.ReadFile(filepath.Join(h.session(sup).Dir, supervise.DehydratedFile))
+	dehydrated, err := os.ReadFile(filepath.Join(h.session(sup).Dir, state.DehydratedFile))
 	if err != nil || !strings.Contains(string(dehydrated), "# Dehydrated context of session "+name) {
 		t.Fatalf("no dehydrated context written by the supervisor: %v %q", err, dehydrated)
 	}
@@ -241,7 +240,7 @@ func TestSupervisorDehydratesAnOverflowedAgentThatDoesNot(t *testing.T) {
 	if len(second) == 0 || second[0] != claude.ContinuePrompt(name, "", "") || slices.Contains(second, "--resume") {
 		t.Fatalf("restarted with %q", second)
 	}
-	if _, err := os.Stat(filepath.Join(h.session(sup).Dir, supervise.DehydratedFile)); err != nil {
+	if _, err := os.Stat(filepath.Join(h.session(sup).Dir, state.DehydratedFile)); err != nil {
 		t.Fatalf("no dehydrated context: %v", err)
 	}
 	// The fresh agent has yet to activate the session (restarting): no

@@ -2,7 +2,7 @@ package supervise
 
 import (
 	"github.com/superclaude/superclaude/child"
-	"github.com/superclaude/superclaude/internal/proc"
+	"github.com/superclaude/superclaude/proc"
 )
 
 // Profile tells the supervisor how to drive one agent CLI: what to run, how

@@ -18,7 +18,7 @@ import (
 	"github.com/superclaude/superclaude/internal/config"
 	"github.com/superclaude/superclaude/internal/control"
 	"github.com/superclaude/superclaude/internal/guard"
-	"github.com/superclaude/superclaude/internal/proc"
+	"github.com/superclaude/superclaude/proc"
 	"github.com/superclaude/superclaude/state"
 	"github.com/superclaude/superclaude/watchdog"
 )
@@ -32,7 +32,10 @@ type Config struct {
 	// Args are the user's arguments for the agent.
 	Args []string
 	// Env is the agent's base environment; os.Environ() when nil. The
-	// supervisor adds its own variables (see internal/config).
+	// supervisor adds its own variables (SUPERCLAUDE_SUPERVISOR, its
+	// identity, which marks every process the agent starts;
+	// SUPERCLAUDE_SOCKET, its control socket; and the sessions directory
+	// and pane), replacing any inherited from an outer supervisor.
 	Env []string
 	// Dir is the agent's working directory; ours when empty.
 	Dir string
@@ -54,8 +57,8 @@ type Config struct {
 	FailureBackoff   time.Duration
 	// CrashDelay is the pause before restarting a crashed agent.
 	CrashDelay time.Duration
-	// Socket is the control socket's path; chosen by internal/control when
-	// empty.
+	// Socket is the control socket's path; when empty, a socket named
+	// after the supervisor's PID in the user's runtime directory.
 	Socket string
 	// Log receives the supervisor's log; nothing is ever printed to the
 	// terminal while the agent owns it.
@@ -63,8 +66,6 @@ type Config struct {
 	// ExtraArgs, when set, returns arguments put in front of every start's
 	// own (superclaude uses it to inject --settings).
 	ExtraArgs func() []string
-	// Handlers answers control-socket operations the tree does not know.
-	Handlers map[string]Handler
 	// ResumePolicy says what a start does when its pane's previous
 	// conversation can be resumed: ResumeAuto, ResumeAsk (the default) or
 	// ResumeNever.
@@ -78,9 +79,6 @@ type Config struct {
 	// a tmux pane whose agent waits for input.
 	OnStatus func(status string)
 }
-
-// Handler answers one control-socket request on behalf of a supervisor.
-type Handler func(ctx context.Context, s *Supervisor, req control.Request, peer control.Peer) control.Response
 
 // Result is how a run ended.
 type Result struct {

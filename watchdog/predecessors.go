@@ -16,7 +16,7 @@ import (
 
 	"github.com/superclaude/superclaude/internal/config"
 	"github.com/superclaude/superclaude/internal/control"
-	"github.com/superclaude/superclaude/internal/proc"
+	"github.com/superclaude/superclaude/proc"
 )
 
 // PredecessorReport says what [SweepPredecessors] found and did.

@@ -16,7 +16,7 @@ import (
 
 	"github.com/superclaude/superclaude/internal/config"
 	"github.com/superclaude/superclaude/internal/control"
-	"github.com/superclaude/superclaude/internal/proc"
+	"github.com/superclaude/superclaude/proc"
 )
 
 // fakeSupervisor plays a supervisor for TestSweepPredecessors: it makes its

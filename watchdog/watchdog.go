@@ -6,7 +6,7 @@
 // session.sh tried to kill Claude from inside Claude's own Bash tool, and
 // Claude survived it. Here the request only asks; the watchdog, a service of
 // the supervisor beside the agent, does the killing, and only ever through
-// start-time-verified identities (internal/proc), so a PID that was
+// start-time-verified identities (package proc), so a PID that was
 // recycled after the agent exited is never touched (race R7).
 //
 // Finding what the agent left behind: Claude Code puts every tool, hook and
@@ -26,7 +26,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/superclaude/superclaude/internal/proc"
+	"github.com/superclaude/superclaude/proc"
 )
 
 // Request asks for the current agent to be killed.

@@ -24,17 +24,9 @@ import (
 	"github.com/superclaude/superclaude/internal/termtext"
 	"github.com/superclaude/superclaude/internal/tmux"
 	"github.com/superclaude/superclaude/state"
-	"github.com/superclaude/superclaude/supervise"
 )
 
 const envTmuxSocket = "SUPERCLAUDE_TMUX_SOCKET"
-
-func init() {
-	fleet.SetAgents(func(name string) (string, bool) {
-		p, ok := supervise.Profiles[name]
-		return p.Command, ok
-	})
-}
 
 // tmuxFlag adds --tmux-socket. The server a fleet command talks to is the
 // flag's, else the fleet file's socket key, else $SUPERCLAUDE_TMUX_SOCKET,

@@ -14,7 +14,7 @@ import (
 	"github.com/superclaude/superclaude/child"
 	"github.com/superclaude/superclaude/internal/config"
 	"github.com/superclaude/superclaude/internal/handover"
-	"github.com/superclaude/superclaude/internal/proc"
+	"github.com/superclaude/superclaude/proc"
 	"github.com/superclaude/superclaude/supervise"
 	"github.com/superclaude/superclaude/watchdog"
 )

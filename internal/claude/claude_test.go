@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/superclaude/superclaude/internal/proc"
+	"github.com/superclaude/superclaude/proc"
 	"github.com/superclaude/superclaude/state"
 )
 
@@ -288,9 +288,9 @@ func TestOtherHookEventsOnTheSamples(t *testing.T) {
 		}
 	}
 	// A fresh start after an overflow restart points at the saved context.
-	os.WriteFile(filepath.Join(sess.Dir, DehydratedFile), []byte("x"), 0o600)
+	os.WriteFile(filepath.Join(sess.Dir, state.DehydratedFile), []byte("x"), 0o600)
 	sess.State.Lifecycle = state.Restarting
-	if a := SessionStart(hook(t, "hook-SessionStart.json", nil), sess); !strings.Contains(a.Context, DehydratedFile) {
+	if a := SessionStart(hook(t, "hook-SessionStart.json", nil), sess); !strings.Contains(a.Context, state.DehydratedFile) {
 		t.Errorf("startup after restart: %q", a.Context)
 	}
 	// The empty SessionEnd sample and garbage parse as errors, never panics.

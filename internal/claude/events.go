@@ -9,9 +9,6 @@ import (
 	"github.com/superclaude/superclaude/state"
 )
 
-// DehydratedFile is where /session dehydrate saves the working context.
-const DehydratedFile = "DEHYDRATED_CONTEXT.md"
-
 // UserPromptSubmit injects instructions before the user's prompt reaches
 // the model: the boot instructions of the session gate (S10: no session;
 // S11: the session is completed), and a reminder when the context has
@@ -91,7 +88,7 @@ func SessionStart(in HookInput, sess *state.Session) Answer {
 	var notes []string
 	switch in.Source {
 	case "startup":
-		dehydrated := filepath.Join(sess.Dir, DehydratedFile)
+		dehydrated := filepath.Join(sess.Dir, state.DehydratedFile)
 		if _, err := os.Stat(dehydrated); err == nil && (st.Lifecycle == state.Restarting || st.Overflowed || st.Handoff != "") {
 			notes = append(notes, fmt.Sprintf("superclaude: this is a fresh context after an overflow restart of %s. "+
 				"Your previous context is saved in %s; %s continue restores it.", where, dehydrated, SessionCommand))

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/superclaude/superclaude/internal/proc"
+	"github.com/superclaude/superclaude/proc"
 	"github.com/superclaude/superclaude/state"
 )
 
@@ -100,7 +100,7 @@ func TestHandoffMarkerIsDeliveredOnce(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	os.WriteFile(filepath.Join(s.Root, "S", DehydratedFile), []byte("x"), 0o600)
+	os.WriteFile(filepath.Join(s.Root, "S", state.DehydratedFile), []byte("x"), 0o600)
 	in := hook(t, "hook-SessionStart.json", nil)
 	a, err := Hook("session-start", in, loadSession(t, s), Policy{})
 	if err != nil || !strings.Contains(a.Context, "The handoff is done (overflow restart requested)") {

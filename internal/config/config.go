@@ -12,8 +12,8 @@ import (
 	"path/filepath"
 	"strconv"
 
-	"github.com/superclaude/superclaude/internal/proc"
 	"github.com/superclaude/superclaude/internal/tmux"
+	"github.com/superclaude/superclaude/proc"
 )
 
 // Environment variables. The supervisor sets the first four in the agent's

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/superclaude/superclaude/internal/proc"
+	"github.com/superclaude/superclaude/proc"
 )
 
 // holdOpen keeps n connections to path open until stop closes: each

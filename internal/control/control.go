@@ -27,7 +27,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/superclaude/superclaude/internal/proc"
+	"github.com/superclaude/superclaude/proc"
 )
 
 // Operations.

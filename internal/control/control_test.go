@@ -10,7 +10,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/superclaude/superclaude/internal/proc"
+	"github.com/superclaude/superclaude/proc"
 )
 
 func TestMain(m *testing.M) {

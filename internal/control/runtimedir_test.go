@@ -8,7 +8,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/superclaude/superclaude/internal/proc"
+	"github.com/superclaude/superclaude/proc"
 )
 
 // Regression: with XDG_RUNTIME_DIR unset, a local user who pre-created

@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/superclaude/superclaude/internal/proc"
 	"github.com/superclaude/superclaude/internal/tmux"
+	"github.com/superclaude/superclaude/proc"
 )
 
 // Attach shows the session's pane: inside tmux it switches this

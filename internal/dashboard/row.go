@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"github.com/superclaude/superclaude/internal/cli"
-	"github.com/superclaude/superclaude/internal/proc"
+	"github.com/superclaude/superclaude/proc"
 )
 
 // Status is what the dashboard says of a session's supervisor: +status's

@@ -15,7 +15,7 @@ const module = "github.com/superclaude/superclaude"
 // packages of a lower layer. A new package must be given its layer here,
 // which is the moment to decide where it belongs.
 var layer = map[string]int{
-	"internal/proc":       0,
+	"proc":                0,
 	"internal/guard":      0,
 	"internal/tmux":       0,
 	"internal/termtext":   0,
@@ -31,20 +31,23 @@ var layer = map[string]int{
 
 	"internal/claude": 2,
 	"internal/cli":    2,
-	"internal/fleet":  2,
 
 	"supervise":          3,
 	"internal/dashboard": 3,
 
-	"cmd/superclaude": 4,
+	// A fleet file names agent profiles: fleet reads supervise's table.
+	"internal/fleet": 4,
+
+	"cmd/superclaude": 5,
 
 	// Test support: above everything, so nothing but tests reaches it.
-	"internal/testutil/fakeapi":    5,
-	"internal/testutil/fakeagent":  5,
-	"internal/testutil/testbin":    6,
-	"internal/testutil/fleetworld": 7,
-	"internal/deps":                8,
-	"e2e":                          8,
+	"internal/testutil/fakeapi":    6,
+	"internal/testutil/fakeopenai": 6,
+	"internal/testutil/fakeagent":  6,
+	"internal/testutil/testbin":    7,
+	"internal/testutil/fleetworld": 8,
+	"internal/deps":                9,
+	"e2e":                          9,
 }
 
 type pkg struct {
@@ -133,14 +136,14 @@ func TestImportDirection(t *testing.T) {
 func TestUpwardImportsAreFound(t *testing.T) {
 	pkgs := []pkg{
 		{ImportPath: module + "/state", Imports: []string{module + "/supervise", "fmt"}},
-		{ImportPath: module + "/internal/proc", Imports: []string{module + "/internal/tmux"}},
+		{ImportPath: module + "/proc", Imports: []string{module + "/internal/tmux"}},
 		{ImportPath: module + "/supervise", Imports: []string{module + "/state", module + "/internal/new"}},
 		{ImportPath: module + "/internal/new"},
 	}
 	got := upward(pkgs, layer)
 	want := []string{
 		"state (layer 1) imports supervise (layer 3): imports must point down",
-		"internal/proc (layer 0) imports internal/tmux (layer 0): imports must point down",
+		"proc (layer 0) imports internal/tmux (layer 0): imports must point down",
 		"supervise imports internal/new, which has no layer",
 		"package internal/new has no layer: add it to the table in deps_test.go",
 	}

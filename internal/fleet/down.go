@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/superclaude/superclaude/internal/control"
-	"github.com/superclaude/superclaude/internal/proc"
 	"github.com/superclaude/superclaude/internal/tmux"
+	"github.com/superclaude/superclaude/proc"
 )
 
 // ErrNotUp reports that the fleet has no tmux session.

@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/superclaude/superclaude/internal/proc"
 	"github.com/superclaude/superclaude/internal/testutil/fakeagent"
 	"github.com/superclaude/superclaude/internal/testutil/fleetworld"
 	"github.com/superclaude/superclaude/internal/testutil/testbin"
+	"github.com/superclaude/superclaude/proc"
 )
 
 // The fleet test runs real tmux, the real superclaude binary in each pane,

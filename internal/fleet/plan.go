@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/superclaude/superclaude/supervise"
 )
 
 // planned is one pane as Up will start it, every check already made.
@@ -118,14 +120,10 @@ func (s *Spec) agentCommand(p Pane, dir string, lookup func(string) string) (str
 	if !given {
 		cmd = lookup(envAgent)
 	}
-	if cmd == "" && knownAgents != nil {
-		cmd, _ = knownAgents(s.agent(p))
-		if cmd == "" {
+	if cmd == "" {
+		if cmd = supervise.Profiles[s.agent(p)].Command; cmd == "" {
 			return "", fmt.Errorf("agent %q has no default command: give the pane a command", s.agent(p))
 		}
-	}
-	if cmd == "" {
-		return "", nil // no profile table (tests of the file format): nothing to check
 	}
 	found, err := findExecutable(cmd, lookup("PATH"), dir)
 	if err != nil {

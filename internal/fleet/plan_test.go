@@ -12,10 +12,6 @@ import (
 // pane's $SUPERCLAUDE_AGENT, else its profile's — each looked up as the
 // pane will, on the pane's PATH or relative to its dir.
 func TestAgentCommandFindsWhatThePaneWillRun(t *testing.T) {
-	SetAgents(func(a string) (string, bool) {
-		return map[string]string{"claude": "claude", "generic": ""}[a], a == "claude" || a == "generic"
-	})
-	defer SetAgents(nil)
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "bin")
 	os.Mkdir(bin, 0o700)

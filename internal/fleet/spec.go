@@ -39,6 +39,8 @@ import (
 	"sync"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/superclaude/superclaude/supervise"
 )
 
 // Spec is a fleet file.
@@ -99,25 +101,13 @@ func Load(path string) (*Spec, error) {
 		return nil, fmt.Errorf("fleet file %s: unknown key %q", path, undecoded[0].String())
 	}
 	s.File = abs
-	if err := s.check(knownAgents); err != nil {
+	if err := s.check(); err != nil {
 		return nil, fmt.Errorf("fleet file %s: %w", path, err)
 	}
 	return &s, nil
 }
 
-// Agents says which agent profiles exist and the command each runs when
-// the fleet names none ("" for a profile that needs one): the supervise
-// package's profiles, which this package cannot import.
-type Agents func(name string) (command string, ok bool)
-
-// knownAgents is set by the caller that knows the profiles; nil accepts any
-// agent name and knows no default command.
-var knownAgents Agents
-
-// SetAgents tells Load which agent profiles exist.
-func SetAgents(a Agents) { knownAgents = a }
-
-func (s *Spec) check(known Agents) error {
+func (s *Spec) check() error {
 	if !nameRE().MatchString(s.Name) {
 		return fmt.Errorf("name %q: want letters, digits, '-' or '_' (it names the tmux session)", s.Name)
 	}
@@ -152,10 +142,8 @@ func (s *Spec) check(known Agents) error {
 				return fmt.Errorf("%s: label %q appears twice in the window", where, p.Label)
 			}
 			labels[p.Label] = true
-			if a := s.agent(p); known != nil {
-				if _, ok := known(a); !ok {
-					return fmt.Errorf("%s: unknown agent %q", where, a)
-				}
+			if a := s.agent(p); supervise.Profiles[a].Name == "" {
+				return fmt.Errorf("%s: unknown agent %q (have %s)", where, a, supervise.ProfileNames())
 			}
 			if err := checkResume(where+": resume", p.Resume); err != nil {
 				return err

@@ -68,8 +68,6 @@ dir = "co"
 }
 
 func TestLoadNamesWhatIsWrong(t *testing.T) {
-	SetAgents(func(a string) (string, bool) { return "claude", a == "claude" })
-	defer SetAgents(nil)
 	for body, want := range map[string]string{
 		`name = "work"`: "no [[window]]",
 		`name = "a:b"

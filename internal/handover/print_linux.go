@@ -67,7 +67,7 @@ func runPrint(file string, args, env []string) {
 // prSetChildSubreaper is PR_SET_CHILD_SUBREAPER (linux/prctl.h).
 const prSetChildSubreaper = 36
 
-// selfMarker is this process's identity as internal/proc renders it
+// selfMarker is this process's identity as package proc renders it
 // (Identity.String: "pid:start:boot", start being field 22 of
 // /proc/self/stat), the value the sweep finds leftovers by.
 func selfMarker() (string, bool) {

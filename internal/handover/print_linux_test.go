@@ -4,12 +4,12 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/superclaude/superclaude/internal/proc"
+	"github.com/superclaude/superclaude/proc"
 )
 
 // TestSelfMarkerIsProcsIdentity: the marker runPrint gives the agent is the
 // one main's sweep looks for, proc.Self's, written out by hand here because
-// this package cannot import internal/proc (see the package comment).
+// this package cannot import package proc (see the package comment).
 func TestSelfMarkerIsProcsIdentity(t *testing.T) {
 	got, ok := selfMarker()
 	self, err := proc.Self()

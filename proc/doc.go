@@ -19,4 +19,9 @@
 // reparent to it and can still be found and reaped; on macOS, where no
 // subreaper exists, processes that escaped the tree are found by an
 // environment marker the supervisor gave the agent ([FindByEnv]).
+//
+// The package is public because an [Identity] crosses the library's
+// packages: it owns a session (package state), marks and watches the agent
+// (packages supervise and watchdog) and is what a profile's hooks are told
+// of the running agent.
 package proc
