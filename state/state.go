@@ -149,12 +149,41 @@ type State struct {
 	// session, so that a view can list one project's sessions
 	// (superclaude's addition).
 	ProjectDir string
+	// PendingPrompts are the prompts the person typed that no finished
+	// turn has answered yet, oldest first, as the agent's
+	// UserPromptSubmit hook received them — before the agent sent them
+	// anywhere, so before its transcript holds them. A restart carries
+	// them into the fresh agent's first prompt; the Stop hook of the turn
+	// that answers them removes them (superclaude's addition).
+	PendingPrompts []Prompt
+	// LastPromptID and LastPromptAt name the last prompt any hook saw
+	// submitted, the person's or superclaude's own (a restart prompt):
+	// the Stop hook of its turn answers every prompt before it
+	// (superclaude's addition).
+	LastPromptID string
+	LastPromptAt time.Time
+	// LimitContinue says who goes on once Limit resets: "superclaude"
+	// (it types continue), "claude" (Claude Code's own auto-continue is
+	// on), or "off" (nobody: the person must). Empty in files written
+	// before it existed (superclaude's addition).
+	LimitContinue string
 
 	// extra holds the fields this package does not know, verbatim.
 	extra map[string]json.RawMessage
 	// exists is false for a State that Update made up because the file
 	// did not exist yet.
 	exists bool
+}
+
+// Prompt is one prompt the person typed, as the agent's hook received it.
+type Prompt struct {
+	// ID is the agent's id of the prompt (Claude Code's prompt_id), which
+	// its Stop hook names again.
+	ID string `json:"id,omitempty"`
+	// At is when the hook received it.
+	At time.Time `json:"at"`
+	// Text is the prompt, verbatim.
+	Text string `json:"text"`
 }
 
 // Exists reports whether the state was read from a file, as opposed to
@@ -191,6 +220,9 @@ func (s *State) Clone() *State {
 		for k, v := range s.ToolCallsByTranscript {
 			c.ToolCallsByTranscript[k] = v
 		}
+	}
+	if s.PendingPrompts != nil {
+		c.PendingPrompts = append([]Prompt(nil), s.PendingPrompts...)
 	}
 	if s.extra != nil {
 		c.extra = make(map[string]json.RawMessage, len(s.extra))
@@ -493,6 +525,25 @@ var fields = []field{
 	strField("lastExit", false, func(s *State) *string { return &s.LastExit }),
 	timeField("lastExitAt", func(s *State) *time.Time { return &s.LastExitAt }),
 	strField("handoff", false, func(s *State) *string { return &s.Handoff }),
+	{
+		name: "pendingPrompts",
+		decode: func(s *State, raw json.RawMessage) error {
+			if isNull(raw) {
+				s.PendingPrompts = nil
+				return nil
+			}
+			var v []Prompt
+			if err := json.Unmarshal(raw, &v); err != nil {
+				return fmt.Errorf("want a list of {id, at, text}, got %s", kind(raw))
+			}
+			s.PendingPrompts = v
+			return nil
+		},
+		encode: func(s *State) (any, bool) { return s.PendingPrompts, len(s.PendingPrompts) > 0 },
+	},
+	strField("lastPromptId", false, func(s *State) *string { return &s.LastPromptID }),
+	preciseTimeField("lastPromptAt", func(s *State) *time.Time { return &s.LastPromptAt }),
+	strField("limitContinue", false, func(s *State) *string { return &s.LimitContinue }),
 }
 
 var fieldByName = func() map[string]*field {

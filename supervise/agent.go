@@ -127,6 +127,7 @@ func (a *agentService) Serve(ctx context.Context) error {
 			name, st = sess.Name, sess.State
 		}
 		p := s.leased(Decide(e, st, s.cfg.Policy))
+		p, lost, lostWhy := carry(p, st, s.cfg.Profile, s.typedByUs)
 		s.log.Info("agent exited", "exit", exit.String(), "runtime", exit.Runtime().Round(time.Millisecond),
 			"killed-by-us", e.KilledByUs, "swept", swept.Found, "session", name, "decision", p.String())
 		s.eventIn(sess, "agent-exit", p.Reason, map[string]any{
@@ -135,6 +136,7 @@ func (a *agentService) Serve(ctx context.Context) error {
 			"cause": p.Cause, "conversation": s.conversation(), "costUSD": costOf(st), "transcript": transcriptOf(st),
 			"pane": s.cfg.Pane,
 		})
+		lostMsg := s.noteCarry(sess, p, lost, lostWhy)
 		if sess != nil && (p.Action != Stop || p.Cause != "") {
 			_, err := sess.Store.Update(name, p.Reason, func(st *state.State) error {
 				if !st.Exists() {
@@ -159,11 +161,14 @@ func (a *agentService) Serve(ctx context.Context) error {
 				a.result.Message = fmt.Sprintf("superclaude: session %s halted, %s. Not restarting it; "+
 					"`superclaude +session reset --session %s` re-arms it.", name, p.Halt, name)
 			}
+			a.result.Message = joinLines(a.result.Message, lostMsg)
 			return suture.ErrTerminateSupervisorTree
 		case Backoff:
+			s.say(lostMsg)
 			a.next = *p.Then
 			return errors.New(p.Reason)
 		default:
+			s.say(lostMsg)
 			a.next = p
 		}
 	}
@@ -179,6 +184,17 @@ func within(ts []time.Time, now time.Time, window time.Duration) []time.Time {
 		}
 	}
 	return kept
+}
+
+// joinLines joins the lines that are not empty.
+func joinLines(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "\n" + b
 }
 
 // costOf and transcriptOf read st, nil or not.

@@ -142,6 +142,10 @@ type Plan struct {
 	// NotBefore, for Fresh and Resume, is when the agent may start: the
 	// reset of a usage or rate limit that stopped it.
 	NotBefore time.Time
+	// Carried, for Fresh and Resume, are the person's prompts that no
+	// turn had answered when the agent ended: the next agent's first
+	// prompt carries them, after Prompt (see carry).
+	Carried []state.Prompt
 }
 
 func (p Plan) String() string {

@@ -59,6 +59,9 @@ func (s *Supervisor) continueAfterLimit(sess *state.Session) {
 		s.log.Warn("clearing the limit", "session", sess.Name, "err", err)
 		return
 	}
+	s.mu.Lock()
+	s.continuedAt = time.Now()
+	s.mu.Unlock()
 	if err := ag.Type(ContinuePrompt); err != nil {
 		s.log.Warn("typing the continue prompt", "err", err)
 		return

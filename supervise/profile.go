@@ -3,6 +3,7 @@ package supervise
 import (
 	"github.com/superclaude/superclaude/child"
 	"github.com/superclaude/superclaude/proc"
+	"github.com/superclaude/superclaude/state"
 )
 
 // Profile tells the supervisor how to drive one agent CLI: what to run, how
@@ -112,14 +113,32 @@ func (p Profile) Args(user []string, inv Invocation, plan Plan, first bool) []st
 		base = inv.Restart
 	}
 	out := append([]string(nil), base...)
-	switch {
-	case plan.Action == Resume && p.Resume != nil:
+	prompt := plan.Prompt
+	if plan.Action == Resume && p.Resume != nil {
 		out = p.Resume(out, plan.SessionID)
-	case plan.Action == Fresh && plan.Prompt != "" && p.Prompt != nil:
-		out = p.Prompt(out, plan.Prompt)
+		prompt = ""
+	}
+	if carried := state.CarryText(plan.Carried); carried != "" {
+		prompt = joinPrompt(prompt, carried)
+	}
+	if prompt != "" && p.Prompt != nil {
+		out = p.Prompt(out, prompt)
 	}
 	return out
 }
+
+// joinPrompt puts the person's carried words after a restart prompt, on
+// lines of their own.
+func joinPrompt(prompt, carried string) string {
+	if prompt == "" {
+		return carried
+	}
+	return prompt + "\n\n" + carried
+}
+
+// CanCarry reports whether the profile can hand a restarted agent the
+// person's unanswered prompts: only as a first prompt.
+func (p Profile) CanCarry() bool { return p.Prompt != nil }
 
 // CanResume reports whether the profile can resume a conversation.
 func (p Profile) CanResume() bool { return p.Resume != nil }

@@ -123,6 +123,9 @@ type Supervisor struct {
 	// before the agent ends (a restart request deletes sessionId); the
 	// event log keeps it for +history.
 	conv string
+	// continuedAt is when the supervisor last typed the continue after a
+	// limit: that prompt is its own, not the person's (typedByUs).
+	continuedAt time.Time
 
 	stopping   atomic.Bool
 	stopSignal atomic.Int32
@@ -369,6 +372,10 @@ func (s *Supervisor) result(treeErr error) Result {
 		// The event log's last word, for +why: the decision before it
 		// said a restart would come.
 		s.event("stopped", "not restarting: "+r.Reason, nil)
+		if next := s.agent.next; len(next.Carried) > 0 {
+			// The restart that was to carry them does not come.
+			r.Message = joinLines(r.Message, s.noteCarry(s.Mine(), Plan{Action: Stop}, next.Carried, "superclaude is not starting the agent again"))
+		}
 	}
 	if r.Reason == "" && treeErr != nil && !errors.Is(treeErr, suture.ErrTerminateSupervisorTree) {
 		r.Reason = treeErr.Error()

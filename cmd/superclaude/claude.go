@@ -147,9 +147,9 @@ func runUserStatusLine(command string, payload []byte) string {
 func hookCommand() *cobra.Command {
 	return &cobra.Command{
 		Use:       "+hook <event>",
-		Short:     "Claude Code's hooks (run by claude): pre-tool-use, user-prompt-submit, pre-compact, session-start, stop-failure",
+		Short:     "Claude Code's hooks (run by claude): pre-tool-use, user-prompt-submit, pre-compact, session-start, stop-failure, stop",
 		Args:      cobra.ExactArgs(1),
-		ValidArgs: []string{"pre-tool-use", "user-prompt-submit", "pre-compact", "session-start", "stop-failure"},
+		ValidArgs: []string{"pre-tool-use", "user-prompt-submit", "pre-compact", "session-start", "stop-failure", "stop"},
 		RunE: func(c *cobra.Command, args []string) error {
 			code := runHook(args[0], claude.ReadHookInput(c.InOrStdin()), c.OutOrStdout(), c.ErrOrStderr())
 			if code != 0 {

@@ -39,7 +39,37 @@ func Hook(sub string, in HookInput, sess *state.Session, p Policy) (Answer, erro
 		})
 		return a, ignoreGone(err)
 	case "user-prompt-submit":
-		return UserPromptSubmit(in, sess, p), nil
+		a := UserPromptSubmit(in, sess, p)
+		if sess == nil {
+			return a, nil
+		}
+		// The prompt is kept until its turn ends, so that a restart
+		// before then carries it over (RecordPrompt).
+		now := time.Now()
+		_, err := sess.Store.Update(sess.Name, "hook user-prompt-submit: the person's prompt noted", func(locked *state.State) error {
+			if !locked.Exists() {
+				return state.ErrNoSession
+			}
+			if !RecordPrompt(locked, in, now) {
+				return state.ErrNoChange
+			}
+			return nil
+		})
+		return a, ignoreGone(err)
+	case "stop":
+		if sess == nil || len(st.PendingPrompts) == 0 {
+			return Answer{}, nil
+		}
+		_, err := sess.Store.Update(sess.Name, "hook stop: the turn answered the pending prompts", func(locked *state.State) error {
+			if !locked.Exists() {
+				return state.ErrNoSession
+			}
+			if !AnswerPrompt(locked, in) {
+				return state.ErrNoChange
+			}
+			return nil
+		})
+		return Answer{}, ignoreGone(err)
 	case "stop-failure":
 		if l, ok := StopFailureLimit(in, time.Now()); ok {
 			// A limit: the agent waits at its prompt; the supervisor goes

@@ -28,7 +28,7 @@ const unreadableKey = "superclaude_unreadable"
 // depends on it cannot be granted unread.
 var salvaged = map[string]bool{
 	"session_id": true, "transcript_path": true, "cwd": true, "hook_event_name": true,
-	"tool_name": true, "tool_use_id": true, "permission_mode": true, "source": true, "trigger": true,
+	"tool_name": true, "tool_use_id": true, "prompt_id": true, "permission_mode": true, "source": true, "trigger": true,
 	"error": true, "error_details": true,
 }
 

@@ -10,12 +10,16 @@ import (
 
 // HookInput is the part of a hook's stdin JSON superclaude uses.
 type HookInput struct {
-	SessionID      string          `json:"session_id"`
-	TranscriptPath string          `json:"transcript_path"`
-	Cwd            string          `json:"cwd"`
-	HookEventName  string          `json:"hook_event_name"`
-	ToolName       string          `json:"tool_name"`
-	ToolInput      json.RawMessage `json:"tool_input"`
+	SessionID      string `json:"session_id"`
+	TranscriptPath string `json:"transcript_path"`
+	Cwd            string `json:"cwd"`
+	HookEventName  string `json:"hook_event_name"`
+	// PromptID names the prompt whose turn the event belongs to: the
+	// UserPromptSubmit that submitted it and the Stop that ends its turn
+	// carry the same one.
+	PromptID  string          `json:"prompt_id"`
+	ToolName  string          `json:"tool_name"`
+	ToolInput json.RawMessage `json:"tool_input"`
 	// Source is SessionStart's: startup, resume, clear or compact.
 	Source string `json:"source"`
 	// Prompt is UserPromptSubmit's.

@@ -21,6 +21,7 @@ var HookEvents = map[string]string{
 	"PreCompact":       "pre-compact",
 	"SessionStart":     "session-start",
 	"StopFailure":      "stop-failure",
+	"Stop":             "stop",
 }
 
 // Launch is what superclaude added to claude's command line.

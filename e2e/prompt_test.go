@@ -1,0 +1,168 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/superclaude/superclaude/internal/control"
+	"github.com/superclaude/superclaude/internal/proc"
+	"github.com/superclaude/superclaude/internal/testutil/fakeapi"
+	"github.com/superclaude/superclaude/state"
+)
+
+// firstTurnOf is the first turn request of conversation id: what the
+// fresh claude sent first.
+func firstTurnOf(w *world, id string) *fakeapi.Request {
+	for _, r := range w.api.Turns() {
+		if r.SessionID == id {
+			return r
+		}
+	}
+	return nil
+}
+
+// carriesVerbatim reports whether a request's user messages hold prompt,
+// verbatim, as the person's own words.
+func carriesVerbatim(r *fakeapi.Request, prompt string) bool {
+	text := strings.Join(r.UserTexts(), "\n")
+	return strings.Contains(text, "<<<\n"+prompt+"\n>>>") && strings.Contains(text, state.CarriedIntro)
+}
+
+// Issue 18: the prompt typed at 98.5 % of the context window was lost.
+// One reply jumps to 985,000 of the 1M tokens; the person's next prompt
+// makes claude start an automatic compaction, which superclaude blocks,
+// and superclaude restarts claude fresh — before claude's transcript held
+// the prompt. The fresh claude's very first request must carry that
+// prompt verbatim, marked as the person's own words.
+func TestPromptTypedAtFullContextReachesTheFreshClaude(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.unsetEnv("CLAUDE_CODE_DISABLE_1M_CONTEXT")
+	tm := w.tmux()
+	pane := tm.pane("carry", "main", "A")
+	tm.send(pane, "superclaude")
+	sup := tm.supervisor(pane)
+	w.mine(sup.PID, "the supervisor's own session to bind", func(st *state.State) bool { return st.SessionID != "" })
+	activate(t, w, tm, pane, "sessions/X", "implement")
+	conv := w.session("X", "the conversation id", func(st *state.State) bool { return st.SessionID != "" }).SessionID
+
+	w.model.SetUsage(usage(985_000))
+	mark := w.api.Mark()
+	tm.typeLine(pane, "read the whole repository")
+	w.api.WaitAfter(mark, wait, func(r *fakeapi.Request) bool { return strings.Contains(r.LastUserText(), "read the whole repository") })
+	w.session("X", "the usage of the huge reply", func(st *state.State) bool { return st.ContextUsage >= 0.98 })
+
+	w.api.Push(
+		fakeapi.Reply{Content: fakeapi.Bash("superclaude +session activate X implement", "take over").Content, Match: isContinuation},
+		fakeapi.Reply{Content: fakeapi.Text("continued").Content, Match: isContinuation},
+	)
+	w.model.SetUsage(usage(2_000))
+	const typed = "A: the IMPORTANT next instruction"
+	mark = w.api.Mark()
+	tm.typeLine(pane, typed)
+
+	cont, ok := w.api.WaitAfter(mark, wait, isContinuation)
+	if !ok {
+		t.Fatalf("no fresh claude continued; screen:\n%s", tm.capture(pane))
+	}
+	if cont.SessionID == conv {
+		t.Fatal("the continuation ran in the overflowed conversation")
+	}
+	first := firstTurnOf(w, cont.SessionID)
+	if !carriesVerbatim(first, typed) {
+		t.Fatalf("the fresh claude's first request does not carry %q verbatim:\n%s", typed, strings.Join(first.UserTexts(), "\n---\n"))
+	}
+	evs, _ := w.store().Events("X")
+	found := false
+	for _, ev := range evs {
+		found = found || (ev.Kind == "prompt-carried" && strings.Contains(ev.Reason, typed))
+	}
+	if !found {
+		t.Fatalf("+why does not say the prompt was carried: %+v", evs)
+	}
+	tm.typeLine(pane, "/exit")
+	w.until("superclaude to exit", func() bool { return !proc.Alive(sup) })
+}
+
+// Issue 18: a prompt submitted just before a restart decision — 0, 20,
+// 50 and 200 ms before superclaude takes a restart request — reaches the
+// fresh claude verbatim in its first request. The old claude's answer to
+// it is held by the fake API, so the prompt is never answered there; at
+// 0 ms the restart request and the Enter reach superclaude together.
+func TestPromptTypedJustBeforeARestartReachesTheFreshClaude(t *testing.T) {
+	t.Parallel()
+	for _, before := range []time.Duration{0, 20 * time.Millisecond, 50 * time.Millisecond, 200 * time.Millisecond} {
+		t.Run(fmt.Sprintf("%dms", before.Milliseconds()), func(t *testing.T) {
+			t.Parallel()
+			promptBeforeRestart(t, before)
+		})
+	}
+}
+
+func promptBeforeRestart(t *testing.T, before time.Duration) {
+	w := newWorld(t)
+	tm := w.tmux()
+	pane := tm.pane("late", "main", "B")
+	tm.send(pane, "superclaude")
+	sup := tm.supervisor(pane)
+	w.mine(sup.PID, "the supervisor's own session to bind", func(st *state.State) bool { return st.SessionID != "" })
+	activate(t, w, tm, pane, "sessions/X", "implement")
+	conv := w.session("X", "the conversation id", func(st *state.State) bool { return st.SessionID != "" }).SessionID
+
+	typed := "B: the next instruction, typed " + strconv.Itoa(int(before.Milliseconds())) + " ms before the restart"
+	hold := make(chan struct{})
+	defer close(hold)
+	w.api.Push(
+		fakeapi.Reply{Content: fakeapi.Text("never finished").Content, Hold: hold,
+			Match: func(r *fakeapi.Request) bool { return strings.Contains(r.LastUserText(), typed) }},
+		fakeapi.Reply{Content: fakeapi.Bash("superclaude +session activate X implement", "take over").Content, Match: isContinuation},
+		fakeapi.Reply{Content: fakeapi.Text("continued").Content, Match: isContinuation},
+	)
+	sock := filepath.Join(w.tmp, "superclaude", strconv.Itoa(sup.PID)+".sock")
+	if _, err := os.Stat(sock); err != nil {
+		t.Fatalf("the supervisor's socket: %v", err)
+	}
+	w.session("X", "owned", func(st *state.State) bool { return st.PID == sup.PID })
+
+	// The text, then Enter, then — before later — the restart.
+	tm.waitScreen(pane, "❯")
+	tm.must("send-keys", "-t", pane, "-l", typed)
+	deadline := time.Now().Add(wait)
+	for !inputShows(tm.capture(pane), typed[:40]) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the input box never showed the prompt; screen:\n%s", tm.capture(pane))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	time.Sleep(150 * time.Millisecond)
+	mark := w.api.Mark()
+	tm.must("send-keys", "-t", pane, "Enter")
+	time.Sleep(before)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	resp, err := control.Call(ctx, sock, sup, control.Request{Op: control.OpRestart, Session: filepath.Join(w.sessions, "X"),
+		Reason: "the test's restart", Now: true})
+	cancel()
+	if err != nil || !resp.OK {
+		t.Fatalf("restart: %v %+v", err, resp)
+	}
+
+	cont, ok := w.api.WaitAfter(mark, wait, isContinuation)
+	if !ok {
+		t.Fatalf("no fresh claude continued; screen:\n%s", tm.capture(pane))
+	}
+	if cont.SessionID == conv {
+		t.Fatal("the continuation ran in the old conversation")
+	}
+	first := firstTurnOf(w, cont.SessionID)
+	if !carriesVerbatim(first, typed) {
+		t.Fatalf("the fresh claude's first request does not carry %q verbatim:\n%s", typed, strings.Join(first.UserTexts(), "\n---\n"))
+	}
+	tm.typeLine(pane, "/exit")
+	w.until("superclaude to exit", func() bool { return !proc.Alive(sup) })
+}

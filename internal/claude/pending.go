@@ -1,0 +1,105 @@
+package claude
+
+import (
+	"strings"
+	"time"
+
+	"github.com/superclaude/superclaude/state"
+)
+
+// Limits on the prompts a session keeps pending (state.PendingPrompts):
+// the state file holds at most 1 MiB, and a prompt that is pending is
+// one the person typed a moment ago, so a few are plenty. A prompt
+// longer than MaxPromptBytes is kept cut, and its carrying says so.
+const (
+	MaxPendingPrompts = 8
+	MaxPromptBytes    = 96 << 10
+)
+
+// OwnPrompt reports whether a submitted prompt is superclaude's own, not
+// the person's: the restart prompt of a fresh agent (the session
+// command, with or without the person's carried words after it), or the
+// carried words alone (a resumed agent's first prompt). The person's
+// prompts inside it are still pending from before: they are not noted
+// twice.
+func OwnPrompt(text string) bool {
+	t := strings.TrimSpace(text)
+	return strings.HasPrefix(t, SessionCommand+" ") || strings.HasPrefix(t, state.CarriedIntro)
+}
+
+// RecordPrompt notes a prompt the UserPromptSubmit hook received, at now.
+// Claude Code runs that hook before it sends the prompt anywhere — before
+// its transcript holds it — so this is the one place a prompt typed a
+// moment before a restart is certain to be found. The person's prompts are
+// kept in st.PendingPrompts until the turn that answers them ends
+// (AnswerPrompt); every prompt, superclaude's own included, becomes
+// st.LastPromptID. It reports whether st changed.
+func RecordPrompt(st *state.State, in HookInput, now time.Time) bool {
+	if in.Unreadable != "" {
+		return false
+	}
+	st.LastPromptID, st.LastPromptAt = in.PromptID, now
+	if OwnPrompt(in.Prompt) || strings.TrimSpace(in.Prompt) == "" {
+		return true
+	}
+	text := in.Prompt
+	if len(text) > MaxPromptBytes {
+		text = clipTo(text, MaxPromptBytes) + " […]"
+	}
+	st.PendingPrompts = append(st.PendingPrompts, state.Prompt{ID: in.PromptID, At: now, Text: text})
+	if n := len(st.PendingPrompts); n > MaxPendingPrompts {
+		st.PendingPrompts = append([]state.Prompt(nil), st.PendingPrompts[n-MaxPendingPrompts:]...)
+	}
+	return true
+}
+
+// AnswerPrompt notes that the turn of the prompt in.PromptID ended (the
+// Stop hook): that prompt and every one submitted before it are answered,
+// so they are no longer pending. A Stop that names no prompt superclaude
+// saw changes nothing: a prompt is never dropped on a guess. A turn that
+// failed (StopFailure: a limit, a prompt too long) answers nothing. It
+// reports whether st changed.
+func AnswerPrompt(st *state.State, in HookInput) bool {
+	if in.PromptID == "" || len(st.PendingPrompts) == 0 {
+		return false
+	}
+	var upTo time.Time
+	switch {
+	case in.PromptID == st.LastPromptID:
+		upTo = st.LastPromptAt
+	default:
+		for _, p := range st.PendingPrompts {
+			if p.ID == in.PromptID {
+				upTo = p.At
+			}
+		}
+	}
+	if upTo.IsZero() {
+		return false
+	}
+	kept := st.PendingPrompts[:0:0]
+	for _, p := range st.PendingPrompts {
+		if p.At.After(upTo) {
+			kept = append(kept, p)
+		}
+	}
+	if len(kept) == len(st.PendingPrompts) {
+		return false
+	}
+	st.PendingPrompts = kept
+	if len(kept) == 0 {
+		st.PendingPrompts = nil
+	}
+	return true
+}
+
+// clipTo cuts s to at most n bytes, at a character boundary.
+func clipTo(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n]
+}

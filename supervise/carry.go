@@ -1,0 +1,101 @@
+package supervise
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/superclaude/superclaude/state"
+)
+
+// carry adds to p the person's prompts that no turn had answered when the
+// agent ended (st.PendingPrompts, noted by the agent's prompt hook before
+// the agent sent them), so that the next agent's first prompt carries
+// them — whatever the restart: an overflow, a blocked compaction, a limit,
+// a restart asked for, a crash. ours reports a prompt superclaude typed
+// itself (the continue after a limit), which is not the person's and is
+// left out.
+//
+// It returns the plan and the prompts it could not carry, with why: the
+// plan starts no agent (a halt, a stop), or the profile cannot give an
+// agent a first prompt. The person's own exit carries nothing and loses
+// nothing worth a word: they chose to leave.
+func carry(p Plan, st *state.State, prof Profile, ours func(state.Prompt) bool) (Plan, []state.Prompt, string) {
+	if st == nil || len(st.PendingPrompts) == 0 {
+		return p, nil, ""
+	}
+	var pending []state.Prompt
+	for _, pr := range st.PendingPrompts {
+		if ours == nil || !ours(pr) {
+			pending = append(pending, pr)
+		}
+	}
+	if len(pending) == 0 {
+		return p, nil, ""
+	}
+	target := &p
+	if p.Action == Backoff && p.Then != nil {
+		then := *p.Then
+		p.Then = &then
+		target = p.Then
+	}
+	switch {
+	case target.Action == Stop && (target.Cause == CauseUserExit || target.Cause == CauseStopped || target.Cause == ""):
+		return p, nil, ""
+	case target.Action == Stop:
+		return p, pending, "superclaude is not starting the agent again"
+	case !prof.CanCarry():
+		return p, pending, fmt.Sprintf("the %s profile cannot give the agent a first prompt", prof.Name)
+	}
+	target.Carried = pending
+	return p, nil, ""
+}
+
+// quoted renders prompts for a message to the person.
+func quoted(ps []state.Prompt) string {
+	q := make([]string, len(ps))
+	for i, p := range ps {
+		q[i] = state.Quote(p.Text, 200)
+	}
+	return strings.Join(q, ", ")
+}
+
+// typedByUs reports whether a pending prompt is the continue the
+// supervisor typed after a limit (continueAfterLimit), not the person's.
+func (s *Supervisor) typedByUs(p state.Prompt) bool {
+	s.mu.Lock()
+	at := s.continuedAt
+	s.mu.Unlock()
+	return !at.IsZero() && p.Text == ContinuePrompt && !p.At.Before(at) && p.At.Sub(at) < 30*time.Second
+}
+
+// noteCarry tells the event log (+why) what became of the person's
+// pending prompts at a decision, and, for those it could not carry, the
+// person: on the terminal between two agents (say), or in the run's last
+// message when no agent follows.
+func (s *Supervisor) noteCarry(sess *state.Session, p Plan, lost []state.Prompt, why string) string {
+	then := p
+	if p.Action == Backoff && p.Then != nil {
+		then = *p.Then
+	}
+	if len(then.Carried) > 0 {
+		s.eventIn(sess, "prompt-carried", fmt.Sprintf("the next agent's first prompt carries the person's unanswered prompt %s", quoted(then.Carried)),
+			map[string]any{"prompts": len(then.Carried)})
+	}
+	if len(lost) == 0 {
+		return ""
+	}
+	msg := fmt.Sprintf("superclaude: your prompt %s was not answered and could not be carried over (%s): type it again.", quoted(lost), why)
+	s.eventIn(sess, "prompt-lost", msg, map[string]any{"prompts": len(lost)})
+	s.log.Warn("a prompt could not be carried over", "why", why, "prompts", len(lost))
+	return msg
+}
+
+// say writes a line for the person on the terminal between two agents,
+// when the terminal is the supervisor's (the last agent's modes are
+// switched off by then, and the next has not started).
+func (s *Supervisor) say(line string) {
+	if t := s.cfg.Terminal; t != nil && line != "" {
+		t.Out().Write([]byte("\r\n" + strings.ReplaceAll(line, "\n", "\r\n") + "\r\n"))
+	}
+}
