@@ -32,6 +32,14 @@ func CarryText(prompts []Prompt) string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
+// FreshAfterOverflow reports whether the session's agent is the fresh one
+// of an overflow restart that has not taken the session over yet: the
+// session still says overflowed (activate clears it), but that was the
+// old context's; advice to dehydrate is not true of the new one.
+func (s *State) FreshAfterOverflow() bool {
+	return s.Overflowed && s.Lifecycle == Restarting && !s.KillRequested
+}
+
 // Quote renders a prompt for a one-line message to the person: quoted,
 // on one line, cut after n characters.
 func Quote(text string, n int) string {

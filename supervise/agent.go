@@ -134,6 +134,7 @@ func (a *agentService) Serve(ctx context.Context) error {
 			"code": exit.Code, "signal": int(exit.Signal), "exit": exit.String(),
 			"killedByUs": e.KilledByUs, "swept": swept.Found, "decision": p.Action.String(),
 			"cause": p.Cause, "conversation": s.conversation(), "costUSD": costOf(st), "transcript": transcriptOf(st),
+			"overflowed": st != nil && st.Overflowed,
 			"pane": s.cfg.Pane,
 		})
 		lostMsg := s.noteCarry(sess, p, lost, lostWhy)
@@ -248,10 +249,15 @@ func (a *agentService) wait(ctx context.Context, ag *child.Agent) {
 		case now := <-poll:
 			status := s.agentStatus()
 			s.noteStatus(status)
-			if s.cfg.Policy.LimitContinue {
-				if sess := s.Mine(); sess != nil && limitDue(sess.State, now, s.limitStagger(), status, lastPoll) {
-					s.continueAfterLimit(sess)
-					status = "" // two idle readings again before another
+			if sess := s.Mine(); sess != nil && sess.State.Limit != "" {
+				switch limitNext(sess.State, now, s.limitStagger(), status, lastPoll) {
+				case limitType:
+					if s.cfg.Policy.LimitContinue {
+						s.continueAfterLimit(sess)
+						status = "" // two idle readings again before another
+					}
+				case limitWentOn:
+					s.clearLimit(sess)
 				}
 			}
 			lastPoll = status
@@ -296,6 +302,10 @@ func (s *Supervisor) agentEnv() []string {
 		config.EnvSupervisor:    s.self.String(),
 		config.EnvSocket:        s.socket,
 		config.EnvPaneID:        s.cfg.Pane,
+		config.EnvLimitContinue: "1",
+	}
+	if !s.cfg.Policy.LimitContinue {
+		set[config.EnvLimitContinue] = "0"
 	}
 	if s.cfg.Store != nil {
 		set[config.EnvSessionsDir] = s.cfg.Store.Root

@@ -2,8 +2,10 @@ package supervise
 
 import (
 	"hash/fnv"
+	"strings"
 	"time"
 
+	"github.com/superclaude/superclaude/internal/claude"
 	"github.com/superclaude/superclaude/internal/tmux"
 	"github.com/superclaude/superclaude/state"
 )
@@ -30,14 +32,85 @@ func (s *Supervisor) limitStagger() time.Duration {
 	return time.Duration(h.Sum32()%uint32(LimitStaggerMax/time.Second)) * time.Second
 }
 
-// limitDue reports whether the agent, stopped by a limit that st records,
-// is to be continued now: the limit has reset (and this pane's stagger
-// passed), and the agent has been idle at its prompt for two readings in a
-// row — claude shows idle for a moment between turns, and text typed while
-// it works is queued or goes into a dialog.
-func limitDue(st *state.State, now time.Time, stagger time.Duration, status, before string) bool {
-	return st != nil && st.Limit != "" && !now.Before(st.LimitedUntil.Add(stagger)) &&
-		status == StatusIdle && before == StatusIdle
+// ClaudeContinueGrace is how long after a reset superclaude leaves an
+// agent whose own auto-continue is on (claude's autoContinueAtUsageLimit)
+// to go on by itself before it types continue: claude fires its own
+// continuation some time after the reset, and a second one typed beside
+// it would double the turn.
+const ClaudeContinueGrace = 3 * time.Minute
+
+// What the supervisor does about a limit at one reading (limitNext).
+type limitStep int
+
+const (
+	limitWait   limitStep = iota // not yet
+	limitType                    // type the continue prompt
+	limitWentOn                  // the agent went on without superclaude: clear the limit
+)
+
+// limitNext decides, at one reading of the agent's status, what to do
+// about the limit st records: nothing before the reset (and this pane's
+// stagger); once it has reset, an agent that works again went on without
+// superclaude — claude's own auto-continue, or the person — and the limit
+// is only cleared; an agent idle at its prompt for two readings in a row
+// (claude shows idle for a moment between turns, and text typed while it
+// works is queued or goes into a dialog) is continued, after
+// ClaudeContinueGrace more when claude's own auto-continue is on. Never
+// while it waits for the person (a dialog).
+func limitNext(st *state.State, now time.Time, stagger time.Duration, status, before string) limitStep {
+	if st == nil || st.Limit == "" || now.Before(st.LimitedUntil.Add(stagger)) {
+		return limitWait
+	}
+	if status == StatusBusy {
+		return limitWentOn
+	}
+	if st.LimitContinue == claude.LimitByClaude && now.Before(st.LimitedUntil.Add(stagger+ClaudeContinueGrace)) {
+		return limitWait
+	}
+	if status == StatusIdle && before == StatusIdle {
+		return limitType
+	}
+	return limitWait
+}
+
+// wentOnWithout says who went on after a limit when superclaude did not:
+// the person, when a prompt of theirs came after the reset; else claude
+// by itself.
+func wentOnWithout(st *state.State) string {
+	for _, p := range st.PendingPrompts {
+		if p.At.After(st.LimitedUntil) {
+			return "the person went on after the reset; superclaude typed nothing"
+		}
+	}
+	if st.LimitContinue == claude.LimitByClaude {
+		return "claude continued by itself after the reset (its own auto-continue is on); superclaude typed nothing"
+	}
+	return "claude went on by itself after the reset; superclaude typed nothing"
+}
+
+// clearLimit clears the session's limit once the agent went on without
+// superclaude, and says who did in the event log.
+func (s *Supervisor) clearLimit(sess *state.Session) {
+	limit, who := sess.State.Limit, wentOnWithout(sess.State)
+	_, err := sess.Store.Update(sess.Name, "the "+limit+" reset: "+who, func(st *state.State) error {
+		if !st.Exists() {
+			return state.ErrNoSession
+		}
+		st.Limit, st.LimitedUntil, st.LimitContinue = "", time.Time{}, ""
+		return nil
+	})
+	if err != nil {
+		s.log.Warn("clearing the limit", "session", sess.Name, "err", err)
+		return
+	}
+	s.eventIn(sess, "limit-continue", "the "+limit+" reset: "+who, map[string]any{"by": whoKey(who)})
+}
+
+func whoKey(who string) string {
+	if strings.HasPrefix(who, "the person") {
+		return "person"
+	}
+	return "claude"
 }
 
 // continueAfterLimit goes on after a limit: it types ContinuePrompt into
@@ -52,7 +125,7 @@ func (s *Supervisor) continueAfterLimit(sess *state.Session) {
 		if !st.Exists() {
 			return state.ErrNoSession
 		}
-		st.Limit, st.LimitedUntil = "", time.Time{}
+		st.Limit, st.LimitedUntil, st.LimitContinue = "", time.Time{}, ""
 		return nil
 	})
 	if err != nil {
@@ -66,6 +139,6 @@ func (s *Supervisor) continueAfterLimit(sess *state.Session) {
 		s.log.Warn("typing the continue prompt", "err", err)
 		return
 	}
-	s.eventIn(sess, "limit-continue", "the "+limit+" reset: typed "+ContinuePrompt, nil)
+	s.eventIn(sess, "limit-continue", "the "+limit+" reset: superclaude typed "+ContinuePrompt, map[string]any{"by": "superclaude"})
 	s.log.Info("continued after a limit", "limit", limit)
 }

@@ -1,36 +1,56 @@
 package supervise
 
 import (
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/superclaude/superclaude/internal/claude"
 	"github.com/superclaude/superclaude/state"
 )
 
-func TestLimitDue(t *testing.T) {
+func TestLimitNext(t *testing.T) {
 	reset := time.Date(2026, 11, 22, 20, 52, 0, 0, time.UTC)
-	limited := &state.State{Limit: "5-hour usage limit", LimitedUntil: reset}
+	limited := &state.State{Limit: "5-hour usage limit", LimitedUntil: reset, LimitContinue: claude.LimitBySuperclaude}
+	byClaude := &state.State{Limit: "5-hour usage limit", LimitedUntil: reset, LimitContinue: claude.LimitByClaude}
 	for _, tc := range []struct {
 		name           string
 		st             *state.State
 		now            time.Time
 		stagger        time.Duration
 		status, before string
-		due            bool
+		want           limitStep
 	}{
-		{"after the reset, idle twice", limited, reset.Add(time.Second), 0, StatusIdle, StatusIdle, true},
-		{"before the reset", limited, reset.Add(-time.Second), 0, StatusIdle, StatusIdle, false},
-		{"idle only once: maybe between turns", limited, reset.Add(time.Second), 0, StatusIdle, StatusBusy, false},
-		{"waiting for the user (a dialog): never typed into", limited, reset.Add(time.Second), 0, StatusWaiting, StatusWaiting, false},
-		{"busy", limited, reset.Add(time.Second), 0, StatusBusy, StatusBusy, false},
-		{"the fleet pane's stagger not yet passed", limited, reset.Add(5 * time.Second), 10 * time.Second, StatusIdle, StatusIdle, false},
-		{"…passed", limited, reset.Add(11 * time.Second), 10 * time.Second, StatusIdle, StatusIdle, true},
-		{"no limit", &state.State{}, reset, 0, StatusIdle, StatusIdle, false},
-		{"no session", nil, reset, 0, StatusIdle, StatusIdle, false},
+		{"after the reset, idle twice", limited, reset.Add(time.Second), 0, StatusIdle, StatusIdle, limitType},
+		{"before the reset", limited, reset.Add(-time.Second), 0, StatusIdle, StatusIdle, limitWait},
+		{"idle only once: maybe between turns", limited, reset.Add(time.Second), 0, StatusIdle, StatusBusy, limitWait},
+		{"waiting for the user (a dialog): never typed into", limited, reset.Add(time.Second), 0, StatusWaiting, StatusWaiting, limitWait},
+		{"busy after the reset: it went on without superclaude", limited, reset.Add(time.Second), 0, StatusBusy, StatusIdle, limitWentOn},
+		{"busy before the reset: nothing yet", limited, reset.Add(-time.Second), 0, StatusBusy, StatusBusy, limitWait},
+		{"the fleet pane's stagger not yet passed", limited, reset.Add(5 * time.Second), 10 * time.Second, StatusIdle, StatusIdle, limitWait},
+		{"…passed", limited, reset.Add(11 * time.Second), 10 * time.Second, StatusIdle, StatusIdle, limitType},
+		{"claude's own auto-continue: superclaude waits for it", byClaude, reset.Add(time.Minute), 0, StatusIdle, StatusIdle, limitWait},
+		{"claude's own auto-continue fired: no second continue", byClaude, reset.Add(time.Minute), 0, StatusBusy, StatusIdle, limitWentOn},
+		{"claude's own auto-continue never came: superclaude types", byClaude, reset.Add(ClaudeContinueGrace + time.Second), 0, StatusIdle, StatusIdle, limitType},
+		{"no limit", &state.State{}, reset, 0, StatusIdle, StatusIdle, limitWait},
+		{"no session", nil, reset, 0, StatusIdle, StatusIdle, limitWait},
 	} {
-		if got := limitDue(tc.st, tc.now, tc.stagger, tc.status, tc.before); got != tc.due {
-			t.Errorf("%s: %v", tc.name, got)
+		if got := limitNext(tc.st, tc.now, tc.stagger, tc.status, tc.before); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
 		}
+	}
+}
+
+// +why says who went on after a limit when superclaude did not type.
+func TestWentOnWithout(t *testing.T) {
+	reset := time.Date(2026, 11, 22, 20, 52, 0, 0, time.UTC)
+	st := &state.State{Limit: "5-hour usage limit", LimitedUntil: reset, LimitContinue: claude.LimitByClaude}
+	if got := wentOnWithout(st); !strings.Contains(got, "claude continued by itself") {
+		t.Fatalf("%q", got)
+	}
+	st.PendingPrompts = []state.Prompt{{Text: "go on", At: reset.Add(time.Second)}}
+	if got := wentOnWithout(st); !strings.HasPrefix(got, "the person went on") {
+		t.Fatalf("%q", got)
 	}
 }
 

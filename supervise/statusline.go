@@ -43,6 +43,9 @@ func (s *Supervisor) statusLine(payload json.RawMessage) control.Response {
 			}
 		}
 	}
+	if !s.cfg.Policy.LimitContinue {
+		info.LimitContinue = claude.LimitByNobody
+	}
 	resp.Data, _ = json.Marshal(info)
 	return resp
 }

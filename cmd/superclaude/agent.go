@@ -386,7 +386,7 @@ func injectClaude(cfg *supervise.Config, log *slog.Logger) func() {
 		log.Warn("not injecting settings", "err", errors.Join(err, rerr))
 		return func() {}
 	}
-	dir := filepath.Join(rt, strconv.Itoa(os.Getpid())+".launch")
+	dir := launchDir(rt, os.Getpid())
 	cwd, _ := os.Getwd()
 	l, err := claude.Prepare(dir, exe, cfg.Args, cwd, claude.ConfigDir())
 	if err != nil {
@@ -398,6 +398,12 @@ func injectClaude(cfg *supervise.Config, log *slog.Logger) func() {
 	cfg.Args = l.Args
 	cfg.Env = append(os.Environ(), envUserStatusLine+"="+l.UserStatusLine)
 	return func() { os.RemoveAll(dir) }
+}
+
+// launchDir is where the supervisor pid writes claude's settings and
+// plugin for its run, under the runtime directory rt.
+func launchDir(rt string, pid int) string {
+	return filepath.Join(rt, strconv.Itoa(pid)+".launch")
 }
 
 // logPath is the supervisor's log file.

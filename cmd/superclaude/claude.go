@@ -49,7 +49,30 @@ func policy() claude.Policy {
 			p.Threshold = f
 		}
 	}
+	p.LimitContinue = limitContinue()
 	return p
+}
+
+// limitContinue says who goes on after a usage limit resets, for the
+// agent this process runs under: nobody when its supervisor does not
+// (SUPERCLAUDE_LIMIT_CONTINUE=0), claude when one of its settings files —
+// the one superclaude gave it included — turns claude's own auto-continue
+// on, else superclaude.
+func limitContinue() string {
+	if os.Getenv(config.EnvLimitContinue) == "0" {
+		return claude.LimitByNobody
+	}
+	cwd, _ := os.Getwd()
+	files := claude.SettingsFiles(cwd, claude.ConfigDir())
+	if rt, err := control.RuntimeDir(); err == nil {
+		if sup, err := config.Supervisor(); err == nil {
+			files = append(files, filepath.Join(launchDir(rt, sup.PID), "settings.json"))
+		}
+	}
+	if on, _ := claude.AutoContinueOn(files...); on {
+		return claude.LimitByClaude
+	}
+	return claude.LimitBySuperclaude
 }
 
 // mine is the session of the agent this process runs under: the one answer
@@ -88,6 +111,9 @@ func statusLine(payload []byte) string {
 	} else {
 		info = bindTick(payload, tick)
 		info.Threshold = p.Threshold
+		if os.Getenv(config.EnvLimitContinue) == "0" {
+			info.LimitContinue = claude.LimitByNobody
+		}
 	}
 	line := claude.Render(info, os.Getenv("NO_COLOR") == "")
 	if user := os.Getenv(envUserStatusLine); user != "" {

@@ -97,10 +97,14 @@ superclaude +resume N resumes the Nth.`,
 }
 
 func resumeCommand() *cobra.Command {
-	return &cobra.Command{
+	var yes bool
+	cmd := &cobra.Command{
 		Use:   "+resume N [session | pane]",
 		Short: "resume conversation N of +history, under a supervisor, unless another live supervisor runs it",
-		Args:  cobra.RangeArgs(1, 2),
+		Long: `Resume conversation N of +history under a supervisor, unless another live
+supervisor runs it. A conversation whose context overflowed is resumed only
+after a warning and a yes (--yes answers it, for scripts).`,
+		Args: cobra.RangeArgs(1, 2),
 		RunE: func(c *cobra.Command, args []string) error {
 			n, err := strconv.Atoi(args[0])
 			if err != nil || n < 1 {
@@ -118,6 +122,12 @@ func resumeCommand() *cobra.Command {
 				return fmt.Errorf("%s has %d conversations; there is no %d", what, len(cs), n)
 			}
 			id := cs[n-1].ID
+			if w := cli.ResumeWarning(cs[n-1]); w != "" && !yes {
+				fmt.Fprintln(c.ErrOrStderr(), "superclaude: "+w)
+				if !cli.Confirm(c.InOrStdin(), c.ErrOrStderr(), "Resume it anyway? [y/N] ") {
+					return fmt.Errorf("+resume %d: not resumed (--yes resumes it without asking)", n)
+				}
+			}
 			s, err := openStore("resume")
 			if err != nil {
 				return err
@@ -139,4 +149,6 @@ func resumeCommand() *cobra.Command {
 			return exitCode(supervised(o, []string{"--resume", id}))
 		},
 	}
+	cmd.Flags().BoolVarP(&yes, "yes", "y", false, "resume a conversation that overflowed without asking")
+	return cmd
 }

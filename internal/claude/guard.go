@@ -26,7 +26,18 @@ type Policy struct {
 	// "superclaude" (installed as `sc`, say): its +session and +log
 	// commands are bookkeeping too.
 	Self string
+	// LimitContinue says who goes on after a usage limit resets, as a
+	// limit is recorded (state.State.LimitContinue): LimitBySuperclaude,
+	// LimitByClaude or LimitByNobody.
+	LimitContinue string
 }
+
+// Who goes on after a usage or rate limit resets.
+const (
+	LimitBySuperclaude = "superclaude" // it types continue
+	LimitByClaude      = "claude"      // Claude Code's own auto-continue is on
+	LimitByNobody      = "off"         // SUPERCLAUDE_LIMIT_CONTINUE=0: the person does
+)
 
 func (p Policy) threshold() float64 {
 	if p.Threshold <= 0 {

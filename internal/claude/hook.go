@@ -82,6 +82,7 @@ func Hook(sub string, in HookInput, sess *state.Session, p Policy) (Answer, erro
 					return state.ErrNoSession
 				}
 				locked.Limit, locked.LimitedUntil = l.Kind, l.Until
+				locked.LimitContinue = p.LimitContinue
 				return nil
 			})
 			return Answer{}, ignoreGone(err)

@@ -36,6 +36,12 @@ type LineInfo struct {
 	// LimitedUntil when it resets.
 	Limit        string
 	LimitedUntil time.Time
+	// LimitContinue says who goes on after the reset (Policy's values;
+	// empty: superclaude).
+	LimitContinue string
+	// Restarted says the agent is the fresh one of an overflow restart,
+	// not yet past its own threshold: overflow advice would be stale.
+	Restarted bool
 }
 
 // ANSI colours.
@@ -107,11 +113,21 @@ func Render(in LineInfo, color bool) string {
 	parts = append(parts, ctx)
 	switch {
 	case in.Limit != "":
-		parts = append(parts, paint(yellow, fmt.Sprintf("%s · continues at %s", in.Limit, in.LimitedUntil.Local().Format("15:04"))))
+		at := in.LimitedUntil.Local().Format("15:04")
+		switch in.LimitContinue {
+		case LimitByNobody:
+			parts = append(parts, paint(yellow, fmt.Sprintf("%s · resets at %s · type to go on", in.Limit, at)))
+		case LimitByClaude:
+			parts = append(parts, paint(yellow, fmt.Sprintf("%s · claude continues after %s", in.Limit, at)))
+		default:
+			parts = append(parts, paint(yellow, fmt.Sprintf("%s · continues at %s", in.Limit, at)))
+		}
 	case in.KillRequested:
 		parts = append(parts, paint(red, "restarting"))
 	case in.Lifecycle == "dehydrating":
 		parts = append(parts, paint(yellow, "dehydrating"))
+	case in.Restarted:
+		parts = append(parts, paint(dim, "fresh context after a restart"))
 	case in.Overflowed:
 		parts = append(parts, paint(red, "OVERFLOW: "+SessionCommand+" dehydrate restart"))
 	}

@@ -3,6 +3,9 @@ package claude
 import (
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/superclaude/superclaude/state"
 )
 
 // Regression: raw escape sequences in a model name (from claude's status-
@@ -33,3 +36,51 @@ func TestAttackEscapesInModelPhaseAndSessionNeverReachTheStatusLine(t *testing.T
 		t.Errorf("problem: %q", got)
 	}
 }
+
+// Issue 18: no stale advice. The fresh claude of an overflow restart,
+// until it activates the session, was told to dehydrate again by its own
+// status line; with continuing off, "continues at" promised what would
+// not happen.
+func TestStatusLineAdviceIsTrueNow(t *testing.T) {
+	pct := func(f float64) StatusLine {
+		var s StatusLine
+		s.ContextWindow.UsedPercentage = &f
+		return s
+	}
+	reset := now.Add(time.Hour)
+	for _, tc := range []struct {
+		name      string
+		mut       func(st *stateT)
+		tick      StatusLine
+		want, not string
+	}{
+		{"the old context overflowed: advice", func(st *stateT) { st.Overflowed = true }, pct(80), "OVERFLOW", ""},
+		{"the fresh context after a restart: none", func(st *stateT) {
+			st.Overflowed, st.Lifecycle, st.Handoff = true, "restarting", "overflow restart requested"
+		}, pct(2), "fresh context after a restart", "OVERFLOW"},
+		{"the fresh context at startup (no usage yet): none", func(st *stateT) {
+			st.Overflowed, st.Lifecycle = true, "restarting"
+		}, StatusLine{}, "fresh context", "OVERFLOW"},
+		{"the fresh context overflowed too: advice", func(st *stateT) {
+			st.Overflowed, st.Lifecycle = true, "restarting"
+		}, pct(90), "OVERFLOW", "fresh context"},
+		{"a limit superclaude continues", func(st *stateT) {
+			st.Limit, st.LimitedUntil, st.LimitContinue = "5-hour usage limit", reset, LimitBySuperclaude
+		}, pct(10), "continues at", ""},
+		{"a limit with continuing off", func(st *stateT) {
+			st.Limit, st.LimitedUntil, st.LimitContinue = "5-hour usage limit", reset, LimitByNobody
+		}, pct(10), "resets at", "continues at"},
+		{"a limit claude continues itself", func(st *stateT) {
+			st.Limit, st.LimitedUntil, st.LimitContinue = "5-hour usage limit", reset, LimitByClaude
+		}, pct(10), "claude continues after", "· continues at"},
+	} {
+		st := base()
+		tc.mut(st)
+		got := Render(Line("S", st, tc.tick, 0), false)
+		if !strings.Contains(got, tc.want) || (tc.not != "" && strings.Contains(got, tc.not)) {
+			t.Errorf("%s: %q (want %q, not %q)", tc.name, got, tc.want, tc.not)
+		}
+	}
+}
+
+type stateT = state.State

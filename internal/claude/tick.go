@@ -85,11 +85,28 @@ func Line(name string, st *state.State, tick StatusLine, threshold float64) Line
 		info = LineInfo{
 			Session: name, Skill: st.Skill, Phase: st.CurrentPhase, Lifecycle: string(st.Lifecycle),
 			Overflowed: st.Overflowed, KillRequested: st.KillRequested, Target: st.TargetFile,
-			Limit: st.Limit, LimitedUntil: st.LimitedUntil,
+			Limit: st.Limit, LimitedUntil: st.LimitedUntil, LimitContinue: st.LimitContinue,
 			Threshold: threshold,
 		}
 	}
-	return WithTick(info, tick)
+	info = WithTick(info, tick)
+	if st != nil && st.FreshAfterOverflow() {
+		// The fresh agent of an overflow restart runs in a new context
+		// until it activates the session (which clears overflowed): the
+		// old context's advice is not true of it, unless the new one has
+		// filled up too.
+		usage := st.ContextUsage
+		if info.HasUsage {
+			usage = info.Usage
+		}
+		th := threshold
+		if th <= 0 {
+			th = DefaultThreshold
+		}
+		info.Overflowed = usage >= th
+		info.Restarted = !info.Overflowed
+	}
+	return info
 }
 
 // WithTick adds what the tick itself says to info: model, cost, usage.

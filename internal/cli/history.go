@@ -1,12 +1,16 @@
 package cli
 
 import (
+	"bufio"
 	"fmt"
 	"io"
+	"os"
 	"sort"
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"golang.org/x/term"
 
 	"github.com/superclaude/superclaude/state"
 )
@@ -35,6 +39,23 @@ type Conversation struct {
 	// FirstPrompt and LastPrompt are filled in from the transcript.
 	FirstPrompt string `json:"firstPrompt,omitempty"`
 	LastPrompt  string `json:"lastPrompt,omitempty"`
+	// Overflowed says its context filled up: resuming it starts at a
+	// full context window, at full cost (ResumeWarning).
+	Overflowed bool `json:"overflowed,omitempty"`
+}
+
+// ResumeWarning is what +resume says before it resumes c, or "" when
+// there is nothing to warn of: a conversation whose context overflowed
+// is resumed with its whole context, which fills the window again at once
+// and costs it in full, where superclaude itself would have started fresh
+// from its dehydrated context.
+func ResumeWarning(c Conversation) string {
+	if !c.Overflowed {
+		return ""
+	}
+	return fmt.Sprintf("conversation %s overflowed its context window: resuming it sends the whole full context again, "+
+		"at full cost, and it will overflow again at once. superclaude itself starts such a session fresh, from its saved "+
+		"context (run superclaude in its pane, or `superclaude +session restart --session %s`).", c.ID, c.Session)
 }
 
 // History builds the conversations of the agent runs in evs (the event
@@ -79,6 +100,9 @@ func History(evs []state.Event, keep func(session, pane string) bool) []Conversa
 			if tr, _ := ev.Detail["transcript"].(string); tr != "" {
 				c.Transcript = tr
 			}
+			if o, _ := ev.Detail["overflowed"].(bool); o {
+				c.Overflowed = true
+			}
 		}
 	}
 	sort.SliceStable(order, func(i, j int) bool { return order[i].Start.Before(order[j].Start) })
@@ -112,4 +136,17 @@ func clip(s string, n int) string {
 		return string(r[:n-1]) + "…"
 	}
 	return dash(s)
+}
+
+// Confirm puts question to the person on out and reads the answer from
+// in: yes only for an answer that starts with y. Input that is not a
+// terminal's, or ends, is a no: a script must say --yes.
+func Confirm(in io.Reader, out io.Writer, question string) bool {
+	if f, ok := in.(*os.File); !ok || !term.IsTerminal(int(f.Fd())) {
+		fmt.Fprintln(out, strings.TrimSpace(question)+" no: the input is not a terminal")
+		return false
+	}
+	fmt.Fprint(out, question)
+	line, _ := bufio.NewReader(in).ReadString('\n')
+	return strings.HasPrefix(strings.ToLower(strings.TrimSpace(line)), "y")
 }

@@ -28,17 +28,24 @@ type SessionView struct {
 	// NoSupervisor is set when the owner is alive but no supervisor: a
 	// shell where `+session activate` was typed by hand. Nothing can
 	// restart or stop its agent (see MarkUnsupervised).
-	NoSupervisor  bool            `json:"noSupervisor,omitempty"`
-	State         string          `json:"state"`
-	Skill         string          `json:"skill,omitempty"`
-	Phase         string          `json:"phase,omitempty"`
-	Lifecycle     state.Lifecycle `json:"lifecycle"`
-	Overflowed    bool            `json:"overflowed"`
-	KillRequested bool            `json:"killRequested"`
-	ContextUsage  float64         `json:"contextUsage"`
-	SessionID     string          `json:"sessionId,omitempty"`
-	LastHeartbeat string          `json:"lastHeartbeat,omitempty"`
-	Restarts      int             `json:"restarts"`
+	NoSupervisor bool            `json:"noSupervisor,omitempty"`
+	State        string          `json:"state"`
+	Skill        string          `json:"skill,omitempty"`
+	Phase        string          `json:"phase,omitempty"`
+	Lifecycle    state.Lifecycle `json:"lifecycle"`
+	Overflowed   bool            `json:"overflowed"`
+	// FreshAfterOverflow: the agent is the fresh one of an overflow
+	// restart, whose context has not overflowed (Overflowed is false
+	// then, whatever the old context did).
+	FreshAfterOverflow bool `json:"freshAfterOverflow,omitempty"`
+	// LimitContinue says who goes on after the limit resets:
+	// superclaude, claude, or off (the person).
+	LimitContinue string  `json:"limitContinue,omitempty"`
+	KillRequested bool    `json:"killRequested"`
+	ContextUsage  float64 `json:"contextUsage"`
+	SessionID     string  `json:"sessionId,omitempty"`
+	LastHeartbeat string  `json:"lastHeartbeat,omitempty"`
+	Restarts      int     `json:"restarts"`
 	// Agent is what a running agent does: busy, idle, or waiting (for the
 	// user's input); empty when the session is not running.
 	Agent      string  `json:"agent,omitempty"`
@@ -71,7 +78,8 @@ func View(s state.Session, alive bool, now time.Time) SessionView {
 	v := SessionView{
 		Name: s.Name, Dir: s.Dir, Pane: st.FleetPaneID, PID: st.PID, OwnerAlive: alive,
 		Skill: st.Skill, Phase: st.CurrentPhase, Lifecycle: st.Lifecycle,
-		Overflowed: st.Overflowed, KillRequested: st.KillRequested,
+		Overflowed: st.Overflowed && !st.FreshAfterOverflow(), KillRequested: st.KillRequested,
+		FreshAfterOverflow: st.FreshAfterOverflow(), LimitContinue: st.LimitContinue,
 		ContextUsage: st.ContextUsage, SessionID: st.SessionID, Restarts: st.Restarts,
 		CostUSD: st.CostUSD, Limit: st.Limit, Halted: st.Halted, LastExit: st.LastExit,
 	}
@@ -196,11 +204,21 @@ func WriteTable(w io.Writer, views []SessionView, now time.Time) error {
 		if v.Overflowed {
 			flags = append(flags, "overflowed")
 		}
+		if v.FreshAfterOverflow {
+			flags = append(flags, "fresh after overflow")
+		}
 		if v.KillRequested {
 			flags = append(flags, "restarting")
 		}
 		if v.Limit != "" {
-			flags = append(flags, v.Limit+" until "+clock(v.LimitedUntil))
+			switch v.LimitContinue {
+			case "off":
+				flags = append(flags, v.Limit+" until "+clock(v.LimitedUntil)+" (you go on)")
+			case "claude":
+				flags = append(flags, v.Limit+" until "+clock(v.LimitedUntil)+" (claude goes on)")
+			default:
+				flags = append(flags, v.Limit+" until "+clock(v.LimitedUntil))
+			}
 		}
 		if v.Halted != "" {
 			flags = append(flags, "HALTED")

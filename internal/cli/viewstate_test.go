@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -49,5 +50,31 @@ func TestMarkUnsupervisedAsksOnlyAboutLiveOwners(t *testing.T) {
 	}
 	if !got["shell"] || got["supervised"] || got["dead"] || got["ownerless"] || len(asked) != 2 {
 		t.Errorf("no supervisor: %v, asked about %v; want only shell, asking about 10 and 11", got, asked)
+	}
+}
+
+// Issue 18: +status shows what is true now: the fresh agent of an
+// overflow restart is not "overflowed", and a limit nobody continues
+// says so.
+func TestStatusFlagsAreTrueNow(t *testing.T) {
+	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		name      string
+		st        state.State
+		want, not string
+	}{
+		{"overflowed", state.State{Overflowed: true, Lifecycle: state.Active}, "overflowed", "fresh"},
+		{"fresh after an overflow restart", state.State{Overflowed: true, Lifecycle: state.Restarting}, "fresh after overflow", "overflowed,"},
+		{"continuing off", state.State{Lifecycle: state.Active, Limit: "5-hour usage limit", LimitedUntil: now, LimitContinue: "off"}, "(you go on)", ""},
+	} {
+		st := tc.st
+		st.StartedAt, st.LastHeartbeat = now, now
+		var b strings.Builder
+		v := View(state.Session{Name: "x", State: &st}, true, now)
+		WriteTable(&b, []SessionView{v}, now)
+		line := strings.Split(b.String(), "\n")[1]
+		if !strings.Contains(line, tc.want) || (tc.not != "" && strings.Contains(line+",", tc.not)) {
+			t.Errorf("%s: %q", tc.name, line)
+		}
 	}
 }

@@ -38,6 +38,10 @@ const (
 	// agent on SIGUSR1 (`kill -USR1 $WATCHDOG_PID` in session.sh): the
 	// supervisor, which does.
 	EnvWatchdogPID = "WATCHDOG_PID"
+	// EnvLimitContinue is "0" when the supervisor does not go on by
+	// itself after a usage or rate limit resets; it sets it for the
+	// agent, so that the hooks and the status line say what is true.
+	EnvLimitContinue = "SUPERCLAUDE_LIMIT_CONTINUE"
 )
 
 // SessionsDir returns the sessions directory a supervisor keeps its
