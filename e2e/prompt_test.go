@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/superclaude/superclaude/internal/control"
-	"github.com/superclaude/superclaude/internal/proc"
+	"github.com/superclaude/superclaude/proc"
 	"github.com/superclaude/superclaude/internal/testutil/fakeapi"
 	"github.com/superclaude/superclaude/state"
 )

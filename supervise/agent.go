@@ -135,7 +135,7 @@ func (a *agentService) Serve(ctx context.Context) error {
 			"killedByUs": e.KilledByUs, "swept": swept.Found, "decision": p.Action.String(),
 			"cause": p.Cause, "conversation": s.conversation(), "costUSD": costOf(st), "transcript": transcriptOf(st),
 			"overflowed": st != nil && st.Overflowed,
-			"pane": s.cfg.Pane,
+			"pane":       s.cfg.Pane,
 		})
 		lostMsg := s.noteCarry(sess, p, lost, lostWhy)
 		if sess != nil && (p.Action != Stop || p.Cause != "") {
