@@ -36,6 +36,10 @@ type agentService struct {
 
 func (a *agentService) String() string { return "agent" }
 
+// testHookBeforeStart, when set by a test, runs just before each agent is
+// started: where a stop used to be lost.
+var testHookBeforeStart func(*Supervisor)
+
 // Serve runs agents until the decision is to stop. It never returns while
 // an agent it started is alive: suture kills nothing itself.
 func (a *agentService) Serve(ctx context.Context) error {
@@ -44,6 +48,12 @@ func (a *agentService) Serve(ctx context.Context) error {
 		plan := a.next
 		if s.stopping.Load() {
 			a.result = Result{ExitCode: a.lastExit.Code, Reason: "stopped between agents"}
+			if a.starts.Load() == 0 {
+				// Stopped before the first agent: it never starts.
+				sig := sigOf(s.stopSignal.Load())
+				a.result = Result{ExitCode: 128 + int(sig), Reason: "stopped before the agent started",
+					Message: fmt.Sprintf("superclaude: stopped on %s before the agent started; it was not started", child.SignalName(sig))}
+			}
 			return suture.ErrTerminateSupervisorTree
 		}
 		first := a.starts.Load() == 0
@@ -75,6 +85,9 @@ func (a *agentService) Serve(ctx context.Context) error {
 			args = append(s.cfg.ExtraArgs(), args...)
 		}
 		spec := child.Spec{Path: s.cfg.Command, Args: args, Env: s.agentEnv(), Dir: s.cfg.Dir, Rewrite: s.cfg.Profile.Output}
+		if testHookBeforeStart != nil {
+			testHookBeforeStart(s)
+		}
 		ag, err := child.Start(spec, s.cfg.Terminal)
 		if err != nil {
 			e := child.StartFailure(err)
@@ -91,6 +104,14 @@ func (a *agentService) Serve(ctx context.Context) error {
 		s.current, s.started, s.env = ag, time.Now(), spec.Env
 		s.mu.Unlock()
 		s.wd.Watch(ag.Identity())
+		if s.stopping.Load() {
+			// A stop that came while the agent was being started found
+			// nothing to kill (Stop sets stopping before it asks the
+			// watchdog, and the watchdog knows the agent from here on):
+			// it is stopped at once.
+			sig := sigOf(s.stopSignal.Load())
+			s.wd.Kill(watchdog.Request{Reason: "superclaude got " + child.SignalName(sig) + " as the agent started", Signal: sig})
+		}
 		s.ensureSession()
 		s.setConversation(plan.SessionID)
 		s.event("agent-start", plan.Reason, map[string]any{"pid": ag.PID(), "args": args, "plan": plan.Action.String(),

@@ -2,9 +2,11 @@ package supervise_test
 
 import (
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
+	"github.com/superclaude/superclaude/internal/proc"
 	"github.com/superclaude/superclaude/internal/testutil/fakeagent"
 )
 
@@ -43,5 +45,31 @@ func TestRestartLoopIsBroken(t *testing.T) {
 	last := evs[len(evs)-1]
 	if !strings.Contains(last.Reason, "restarted 4 times within 10m0s") {
 		t.Fatalf("the event log's last word is %+v, want why the restarts stopped", last)
+	}
+}
+
+// Attack 4 of issue 21: a signal in the first milliseconds after the
+// start was lost — SIGTERM in 11 of 40 runs, SIGHUP and SIGINT in 7 of 30
+// — when it came before the agent was started: the stop found no agent to
+// kill, and the agent then ran on. A stop that arrives before the agent
+// starts must mean that it never starts, or is stopped at once.
+func TestSignalsInTheFirstMillisecondsAreHonoured(t *testing.T) {
+	h := newHarness(t, "SUPERCLAUDE_PROFILE=generic")
+	sigs := []syscall.Signal{syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT}
+	for i := range 45 {
+		sig := sigs[i%len(sigs)]
+		p := h.start()
+		time.Sleep(time.Duration(i%30) * time.Millisecond)
+		p.Cmd.Process.Signal(sig)
+		select {
+		case <-p.Done():
+		case <-time.After(8 * time.Second):
+			t.Fatalf("run %d: superclaude still running 8 s after %v; its agent ran on", i, sig)
+		}
+	}
+	for _, r := range h.events("start") {
+		if proc.Alive(proc.Identity{PID: r.PID, Start: r.Start}) {
+			t.Errorf("agent %d outlived its superclaude's stop", r.PID)
+		}
 	}
 }

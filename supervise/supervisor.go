@@ -195,6 +195,16 @@ func (s *Supervisor) starts() int {
 
 func (s *Supervisor) run(ctx context.Context) Result {
 	log := s.log
+	// Signals are taken from the first instruction: what came before Run
+	// (CatchSignals) is handed on, and a stop is then honoured wherever
+	// it falls — before the agent starts, it never starts (Serve), and
+	// after, it is killed at once.
+	sigs := make(chan os.Signal, 8)
+	signal.Notify(sigs, supervisorSignals...)
+	defer signal.Stop(sigs)
+	for _, sig := range takeEarlySignals() {
+		s.onSignal(sig.(syscall.Signal))
+	}
 	if proc.SubreaperSupported {
 		if err := proc.BecomeSubreaper(); err != nil {
 			log.Warn("cannot become a child subreaper", "err", err)
@@ -256,9 +266,9 @@ func (s *Supervisor) run(ctx context.Context) Result {
 	tree.Add(&binder{s: s, ln: ln})
 	tree.Add(s.agent)
 
-	sigs := make(chan os.Signal, 8)
-	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGUSR1, syscall.SIGWINCH, syscall.SIGCHLD)
-	defer signal.Stop(sigs)
+	// A stop that came while the supervisor prepared (a resume question
+	// may have waited on the person) is honoured before anything starts.
+	s.pendingSignals(sigs)
 
 	done := tree.ServeBackground(treeCtx)
 	log.Info("supervisor started", "pid", s.self.PID, "socket", sock, "pane", s.cfg.Pane, "session", s.Session(), "plan", first.String())
@@ -268,6 +278,64 @@ func (s *Supervisor) run(ctx context.Context) Result {
 			s.onSignal(sig.(syscall.Signal))
 		case err := <-done:
 			return s.result(err)
+		}
+	}
+}
+
+// supervisorSignals are the signals a supervisor answers (onSignal).
+var supervisorSignals = []os.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGUSR1, syscall.SIGWINCH, syscall.SIGCHLD}
+
+var (
+	earlyMu sync.Mutex
+	early   chan os.Signal
+)
+
+// CatchSignals starts keeping the signals a supervisor answers for the
+// next Run, which honours them first thing. A program that supervises
+// calls it as early as it can: a SIGTERM or a closed terminal (SIGHUP)
+// that comes while it prepares — finds the agent, opens its sessions,
+// writes claude's settings — would otherwise kill it with its files left
+// behind, or, once the agent was about to start, be lost and let the
+// agent run on. Run takes the signals over; calling CatchSignals twice is
+// calling it once.
+func CatchSignals() {
+	earlyMu.Lock()
+	defer earlyMu.Unlock()
+	if early == nil {
+		early = make(chan os.Signal, 16)
+		signal.Notify(early, supervisorSignals...)
+	}
+}
+
+// takeEarlySignals ends CatchSignals and returns what it kept. The caller
+// has its own signal.Notify in place already, so no signal falls between.
+func takeEarlySignals() []os.Signal {
+	earlyMu.Lock()
+	defer earlyMu.Unlock()
+	if early == nil {
+		return nil
+	}
+	signal.Stop(early)
+	var out []os.Signal
+	for {
+		select {
+		case sig := <-early:
+			out = append(out, sig)
+		default:
+			early = nil
+			return out
+		}
+	}
+}
+
+// pendingSignals handles the signals already waiting in sigs.
+func (s *Supervisor) pendingSignals(sigs <-chan os.Signal) {
+	for {
+		select {
+		case sig := <-sigs:
+			s.onSignal(sig.(syscall.Signal))
+		default:
+			return
 		}
 	}
 }

@@ -256,6 +256,9 @@ func supervised(o runOptions, args []string) (code int) {
 	if code, done := oneShot(o, args); done {
 		return code
 	}
+	// From here a stop is kept for the supervisor, which honours it before
+	// the agent starts, instead of killing superclaude mid-preparation.
+	supervise.CatchSignals()
 	// After the one-shot decision: changing GOMAXPROCS stops the world,
 	// about 0.3 ms, which a one-shot run would pay for nothing.
 	singleProc()
