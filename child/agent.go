@@ -8,6 +8,7 @@ import (
 	"sync"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	"golang.org/x/sys/unix"
 
@@ -49,6 +50,12 @@ type Agent struct {
 
 	modesMu sync.Mutex
 	modes   *modeTracker
+	// notice is a terminal notification waiting for the output to reach
+	// a boundary, and tail the bytes of an incomplete character at the
+	// output's end (notice.go); both under modesMu.
+	notice  []byte
+	tail    [utf8.UTFMax]byte
+	tailN   int
 	copied  copyStats
 	rewrite RewriteFunc
 
@@ -231,9 +238,15 @@ type modeWriter struct{ a *Agent }
 
 func (w modeWriter) Write(p []byte) (int, error) {
 	w.a.modesMu.Lock()
+	defer w.a.modesMu.Unlock()
 	w.a.modes.Feed(p)
-	w.a.modesMu.Unlock()
-	return w.a.term.Out().Write(p)
+	n, err := w.a.term.Out().Write(p)
+	w.a.noteTail(p)
+	if len(w.a.notice) > 0 && w.a.atBoundary() {
+		w.a.term.Out().Write(w.a.notice)
+		w.a.notice = nil
+	}
+	return n, err
 }
 
 func (a *Agent) wait(started time.Time) {

@@ -182,6 +182,7 @@ func (a *agentService) Serve(ctx context.Context) error {
 			case p.Halt != "":
 				a.result.Message = fmt.Sprintf("superclaude: session %s halted, %s. Not restarting it; "+
 					"`superclaude +session reset --session %s` re-arms it.", name, p.Halt, name)
+				s.attention(AttentionHalted, name, "look: the session halted ("+p.Halt+")", time.Time{})
 			}
 			a.result.Message = joinLines(a.result.Message, lostMsg)
 			return suture.ErrTerminateSupervisorTree
@@ -258,7 +259,8 @@ func (a *agentService) wait(ctx context.Context, ag *child.Agent) {
 		defer s.noteStatus("")
 	}
 	var since time.Time
-	var lastPoll string // the agent's status at the previous poll
+	var lastPoll string     // the agent's status at the previous poll
+	var lastLimit time.Time // the reset of the last limit told
 	for {
 		select {
 		case <-ag.Done():
@@ -271,6 +273,10 @@ func (a *agentService) wait(ctx context.Context, ag *child.Agent) {
 			status := s.agentStatus()
 			s.noteStatus(status)
 			if sess := s.Mine(); sess != nil && sess.State.Limit != "" {
+				if !sess.State.LimitedUntil.Equal(lastLimit) {
+					lastLimit = sess.State.LimitedUntil
+					s.attention(AttentionLimit, sess.Name, limitWant(sess.State), lastLimit)
+				}
 				switch limitNext(sess.State, now, s.limitStagger(), status, lastPoll) {
 				case limitType:
 					if s.cfg.Policy.LimitContinue {

@@ -73,6 +73,18 @@ func limitNext(st *state.State, now time.Time, stagger time.Duration, status, be
 	return limitWait
 }
 
+// limitWant says what a limit wants of the person.
+func limitWant(st *state.State) string {
+	at := st.LimitedUntil.Local().Format("15:04")
+	switch st.LimitContinue {
+	case claude.LimitByNobody:
+		return "the " + st.Limit + " resets at " + at + "; type to go on then"
+	case claude.LimitByClaude:
+		return "the " + st.Limit + " resets at " + at + "; claude goes on by itself then"
+	}
+	return "the " + st.Limit + " resets at " + at + "; superclaude goes on then"
+}
+
 // wentOnWithout says who went on after a limit when superclaude did not:
 // the person, when a prompt of theirs came after the reset; else claude
 // by itself.

@@ -78,6 +78,39 @@ type Config struct {
 	// doing (Profile.Status; "" when it no longer says): superclaude marks
 	// a tmux pane whose agent waits for input.
 	OnStatus func(status string)
+	// OnAttention, when set, is told each time the agent needs the
+	// person (Attention): superclaude sends notifications. It must not
+	// block.
+	OnAttention func(Attention)
+}
+
+// Attention is a moment the agent needs the person, or may: what
+// notifications tell.
+type Attention struct {
+	// Kind is one of the Attention* constants.
+	Kind string
+	// Session and Pane say which agent.
+	Session, Pane string
+	// Want says in words what is wanted of the person.
+	Want string
+	// Until is when a limit resets.
+	Until time.Time
+}
+
+// Kinds of Attention.
+const (
+	AttentionNeedsInput = "needs-input" // the agent waits for the person's answer
+	AttentionLimit      = "limit"       // a usage or rate limit stopped it
+	AttentionHalted     = "halted"      // the progress breaker halted the session
+	AttentionCrashLimit = "crash-limit" // it crashed past the crash limit: not restarted
+	AttentionTurnEnded  = "turn-ended"  // it finished a turn
+)
+
+// attention tells Config.OnAttention, when set.
+func (s *Supervisor) attention(kind, session, want string, until time.Time) {
+	if s.cfg.OnAttention != nil {
+		s.cfg.OnAttention(Attention{Kind: kind, Session: session, Pane: s.cfg.Pane, Want: want, Until: until})
+	}
 }
 
 // Result is how a run ended.
@@ -440,6 +473,7 @@ func (s *Supervisor) result(treeErr error) Result {
 		// The event log's last word, for +why: the decision before it
 		// said a restart would come.
 		s.event("stopped", "not restarting: "+r.Reason, nil)
+		s.attention(AttentionCrashLimit, r.Session, "look: "+r.Reason+"; superclaude is not restarting it", time.Time{})
 		if next := s.agent.next; len(next.Carried) > 0 {
 			// The restart that was to carry them does not come.
 			r.Message = joinLines(r.Message, s.noteCarry(s.Mine(), Plan{Action: Stop}, next.Carried, "superclaude is not starting the agent again"))

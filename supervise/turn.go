@@ -62,9 +62,16 @@ const HeartbeatEvery = time.Minute
 func (s *Supervisor) noteStatus(status string) {
 	changed := status != s.lastStatus
 	if changed {
+		was := s.lastStatus
 		s.lastStatus = status
 		if s.cfg.OnStatus != nil {
 			s.cfg.OnStatus(status)
+		}
+		switch {
+		case status == StatusWaiting:
+			s.attention(AttentionNeedsInput, s.Session(), "answer the agent: it waits for your input", time.Time{})
+		case was == StatusBusy && status == StatusIdle:
+			s.attention(AttentionTurnEnded, s.Session(), "the agent finished its turn and waits at its prompt", time.Time{})
 		}
 	}
 	if s.currentAgent() == nil {

@@ -358,6 +358,10 @@ func supervised(o runOptions, args []string) (code int) {
 			}
 		}
 	}
+	if attend, wait := notifier(term, log); attend != nil {
+		cfg.OnAttention = attend
+		defer wait()
+	}
 	if !profile.Scan(args).OneShot && profile.ContextUsage == supervise.ContextStatusLine {
 		cleanup := injectClaude(&cfg, log)
 		defer cleanup()

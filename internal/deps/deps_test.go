@@ -29,6 +29,7 @@ var layer = map[string]int{
 	"child":            1,
 	"watchdog":         2,
 
+	"internal/notify": 2,
 	"internal/claude": 2,
 	"internal/cli":    2,
 
