@@ -41,18 +41,33 @@ func Own(args []string, commands []string) (bool, []string) {
 }
 
 // commandLike matches a lone argument that looks like one of superclaude's
-// own commands: the prefix and a word.
+// own commands: the prefix and a word. A word with more prefixes before it
+// or punctuation after it ("++status", "+status.", "+why?") is one too,
+// typed in a hurry: it names no command and is no prompt anyone means to
+// pay for. What follows the prefix must start with a letter, so "+1" and
+// "+1, ship it" are prompts.
 func commandLike(arg string) bool {
-	if len(arg) < 2 || !strings.HasPrefix(arg, Prefix) {
+	word := strings.TrimLeft(arg, Prefix)
+	if len(word) == len(arg) {
 		return false
 	}
-	for i, r := range arg[1:] {
+	word = strings.TrimRight(word, ".,;:!?")
+	if word == "" {
+		return false
+	}
+	for i, r := range word {
 		letter := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
 		if !(letter || (i > 0 && (r >= '0' && r <= '9' || r == '-' || r == '_'))) {
 			return false
 		}
 	}
 	return true
+}
+
+// bareCommand is a command-like argument as the command it was meant to
+// be: one prefix, no trailing punctuation ("++status." → "+status").
+func bareCommand(arg string) string {
+	return Prefix + strings.TrimRight(strings.TrimLeft(arg, Prefix), ".,;:!?")
 }
 
 // Mistyped reports whether args (the command line without the program
@@ -77,7 +92,7 @@ func Mistyped(args []string, commands []string) (bool, string) {
 			own = append(own, c)
 		}
 	}
-	return true, Suggest(args[0], own)
+	return true, Suggest(bareCommand(args[0]), own)
 }
 
 // Suggest returns the name among names nearest to word, a mistyped one:

@@ -46,6 +46,12 @@ func TestMistypedCommandsNeverReachTheAgent(t *testing.T) {
 		{[]string{"+stat"}, true, "+status"},
 		{[]string{"+completions", "bash"}, true, "+completion"},
 		{[]string{"+frobnicate"}, true, ""},
+		// Regression, issue 19: these reached the model as prompts.
+		{[]string{"+status."}, true, "+status"},
+		{[]string{"++status"}, true, "+status"},
+		{[]string{"+why?"}, true, "+why"},
+		{[]string{"+++"}, false, ""},
+		{[]string{"+1."}, false, ""},
 		{[]string{"+status"}, false, ""},
 		{[]string{"+1"}, false, ""},
 		{[]string{"+1, ship it"}, false, ""},

@@ -129,14 +129,15 @@ func Harmless() []string {
 // anywhere claude reads it as an option, `mcp list`), run as a child
 // (Child). It leaves to main a bare `--help` (main adds its footer), a
 // first word only the installed claude's `--help` can tell from a prompt,
-// and a run carrying `--resume-policy`, superclaude's own option.
+// a run carrying `--resume-policy`, superclaude's own option, and a first
+// argument that starts with '+' (ownCommandFirst).
 func Decide(args []string, env []string) (command string, kind Kind) {
 	// Without the installed claude's word (nil), a first word that is not
 	// one of claude 2.1.330's subcommands reads as a prompt: not one-shot,
 	// so main decides, asking claude.
 	inv := claudeargs.Scan(args, nil)
 	switch {
-	case !inv.OneShot || isBareHelp(args) || hasOwnOption(args):
+	case !inv.OneShot || isBareHelp(args) || hasOwnOption(args) || ownCommandFirst(args):
 		return "", None
 	case inv.PrintsOnly:
 		kind = Exec
@@ -181,6 +182,15 @@ func Decide(args []string, env []string) (command string, kind Kind) {
 // (cmd/superclaude's optResume), which main takes out before the agent
 // sees the arguments.
 const ownOption = "--resume-policy"
+
+// ownCommandFirst: a first argument that starts with '+', which may be
+// one of superclaude's own commands (`+status --help`), a mistyped one
+// (`+stauts -h`), or a prompt that starts with '+' (`"+1, ship it" -p`).
+// Only main knows superclaude's command names, so main decides: a `--help`
+// after a +command is superclaude's help, never claude's.
+func ownCommandFirst(args []string) bool {
+	return len(args) > 0 && len(args[0]) > 0 && args[0][0] == '+'
+}
 
 // isBareHelp: `--help` or `-h` alone, which main runs with its footer.
 func isBareHelp(args []string) bool {

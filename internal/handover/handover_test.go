@@ -49,6 +49,12 @@ func TestDecide(t *testing.T) {
 		{"-p further along may be a value", []string{"--append-system-prompt", "-p"}, nil, "", None},
 		{"a prompt first", []string{"hi", "-p"}, nil, "claude", Child},
 		{"own command", []string{"+version"}, nil, "", None},
+		// Regression, issue 19: `superclaude +status --help` printed
+		// claude's help, which knows nothing of +status.
+		{"help after an own command is superclaude's", []string{"+status", "--help"}, nil, "", None},
+		{"-h after an own subcommand is superclaude's", []string{"+session", "activate", "-h"}, nil, "", None},
+		{"version after an own command is superclaude's", []string{"+run", "--version"}, nil, "", None},
+		{"a prompt starting with + is main's to tell", []string{"+1, ship it", "-p"}, nil, "", None},
 		{"another profile", []string{"--version"}, []string{"SUPERCLAUDE_PROFILE=generic"}, "", None},
 		{"an option main parses", []string{"--version"}, []string{"SUPERCLAUDE_GRACE=soon"}, "", None},
 		{"an option added later", []string{"--version"}, []string{"SUPERCLAUDE_SOMETHING_NEW=1"}, "", None},
