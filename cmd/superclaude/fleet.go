@@ -68,6 +68,11 @@ func upCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if dir, err := config.FleetsDir(); err == nil {
+				if err := fleet.WriteRecord(dir, spec, server); err != nil {
+					fmt.Fprintln(os.Stderr, "superclaude: could not record where the fleet runs (+down NAME will need --tmux-socket):", termtext.Clean(err.Error()))
+				}
+			}
 			out := c.OutOrStdout()
 			fmt.Fprintf(out, "fleet %s is up: %s started, %d already running; sessions in %s\n",
 				spec.Name, plural(rep.Started, "pane", "panes"), rep.Running, spec.SessionsDir())
@@ -75,7 +80,7 @@ func upCommand() *cobra.Command {
 				fmt.Fprintf(out, "new worktree %s\n", wt)
 			}
 			if attach {
-				return server.Attach(spec.Name)
+				return server.Attach(spec.Name, c.OutOrStdout())
 			}
 			fmt.Fprintf(out, "attach: %s\n", shellLine(append(append([]string{"tmux"}, server.Flags()...), "attach", "-t", tmux.SessionTarget(spec.Name))))
 			return nil
@@ -91,7 +96,7 @@ func shellLine(argv []string) string {
 	out := make([]string, len(argv))
 	for i, a := range argv {
 		if a != "" && strings.IndexFunc(a, func(r rune) bool {
-			return !(r == '/' || r == '.' || r == '-' || r == '_' || r == '=' || r == ':' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+			return !(r == '/' || r == '+' || r == '.' || r == '-' || r == '_' || r == '=' || r == ':' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
 		}) < 0 {
 			out[i] = a
 			continue
@@ -135,8 +140,27 @@ has: those are kept, and named.`,
 				return fmt.Errorf("--clean-worktrees needs the fleet file, which says where the worktrees are")
 			}
 			out := c.OutOrStdout()
-			rep, err := fleet.Down(name, file, fleet.Options{Tmux: fleetServer(socket, spec), Grace: grace, Now: now})
+			server := fleetServer(socket, spec)
+			records, _ := config.FleetsDir()
+			if socket == "" && spec == nil {
+				server = fleet.Locate(records, name, server)
+			}
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			rep, err := fleet.Down(ctx, name, file, fleet.Options{Tmux: server, Grace: grace, Now: now})
+			if err == nil || errors.Is(err, fleet.ErrNotUp) {
+				fleet.RemoveRecord(records, name)
+			}
 			switch {
+			case errors.Is(err, fleet.ErrInterrupted):
+				again := []string{"superclaude", "+down", args[0]}
+				if socket != "" {
+					again = append(again, "--tmux-socket", socket)
+				}
+				for _, line := range strings.Split(rep.Unfinished(name, shellLine(again)), "\n") {
+					fmt.Fprintln(c.ErrOrStderr(), termtext.Clean(line))
+				}
+				return exitCode(130)
 			case err == nil:
 				fmt.Fprintf(out, "fleet %s is down: %s stopped, %d killed\n", name, plural(rep.Stopped, "supervisor", "supervisors"), rep.Killed)
 				if rep.Foreign > 0 {

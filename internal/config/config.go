@@ -92,6 +92,16 @@ func IndexDir() (string, error) {
 	return filepath.Join(d, "index"), nil
 }
 
+// FleetsDir is where +up records where each fleet runs (fleet.Record):
+// <state dir>/fleets.
+func FleetsDir() (string, error) {
+	d, err := StateDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(d, "fleets"), nil
+}
+
 // StateDir returns where superclaude keeps logs: $SUPERCLAUDE_STATE_DIR,
 // else $XDG_STATE_HOME/superclaude, else ~/.local/state/superclaude.
 func StateDir() (string, error) {

@@ -11,10 +11,12 @@ import (
 	"github.com/superclaude/superclaude/proc"
 )
 
-// Attach shows the session's pane: inside tmux it switches this
-// dashboard's client to the pane (its session, window and pane), which
-// must be on the same tmux server; outside tmux it returns the tmux
-// attach command for the dashboard to run in the foreground.
+// Attach shows the session's pane (tmux.Server.AttachFrom): inside a
+// client of the pane's own server it switches that client to the pane;
+// outside tmux, or inside another tmux server, it returns the tmux client
+// to run in the foreground (nested in the dashboard's pane, in the second
+// case, with the keys that detach it on its status line), and the
+// dashboard comes back when the person detaches.
 func (s *StoreSource) Attach(ctx context.Context, r Row) (*exec.Cmd, error) {
 	srv, pane, err := s.findPane(r)
 	if err != nil {
@@ -28,42 +30,8 @@ func (s *StoreSource) Attach(ctx context.Context, r Row) (*exec.Cmd, error) {
 	if _, err := srv.Run("select-pane", "-t", pane); err != nil {
 		return nil, err
 	}
-	if s.cfg.Client == "" {
-		return exec.Command("tmux", append(srv.Flags(), "attach-session", "-t", pane)...), nil
-	}
-	current, _, _ := strings.Cut(s.cfg.Client, ",")
-	theirs, err := srv.Run("display-message", "-p", "-t", pane, "#{socket_path}")
-	if err != nil {
-		return nil, err
-	}
-	if !tmux.SameSocket(current, theirs) {
-		return nil, fmt.Errorf("pane %s is on another tmux server (%s) than this terminal's (%s): attach from outside tmux, or run the dashboard there",
-			displayPane(r.Pane), theirs, current)
-	}
-	args := []string{"switch-client"}
-	if c := s.clientOf(tmux.Server{Path: current}); c != "" {
-		args = append(args, "-c", c)
-	}
-	_, err = srv.Run(append(args, "-t", pane)...)
-	return nil, err
-}
-
-// clientOf returns the tty of the tmux client showing the dashboard's own
-// pane, "" when none can be told.
-func (s *StoreSource) clientOf(srv tmux.Server) string {
-	if s.cfg.ClientPane == "" {
-		return ""
-	}
-	out, err := srv.Run("list-clients", "-F", "#{client_tty}\t#{pane_id}")
-	if err != nil {
-		return ""
-	}
-	for _, line := range strings.Split(out, "\n") {
-		if tty, pane, ok := strings.Cut(line, "\t"); ok && pane == s.cfg.ClientPane {
-			return tty
-		}
-	}
-	return ""
+	a, err := srv.AttachFrom(pane, tmux.Client{TMUX: s.cfg.Client, Pane: s.cfg.ClientPane})
+	return a.Cmd, err
 }
 
 // findPane finds the tmux server and pane (%N) of a session.

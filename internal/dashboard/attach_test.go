@@ -181,11 +181,22 @@ func TestAttachToAnUnlabelledPaneChecksItsServer(t *testing.T) {
 	}
 }
 
-func TestAttachInsideAnotherTmuxServerSaysSo(t *testing.T) {
+// Regression, issue 19: the dashboard, run inside the person's tmux,
+// refused to attach a pane on another server (a fleet on its own socket).
+// It now hands back a client of that server to nest in its own pane.
+func TestAttachInsideAnotherTmuxServerNestsAClient(t *testing.T) {
 	w := newTmuxWorld(t)
-	src := NewStoreSource(StoreConfig{Client: "/nonexistent/tmux,1,0"})
-	_, err := src.Attach(context.Background(), w.row("A"))
-	if err == nil || !strings.Contains(err.Error(), "another tmux server") {
-		t.Fatalf("attach across servers: %v", err)
+	other := filepath.Join(t.TempDir(), "outer")
+	if out, err := exec.Command("tmux", "-S", other, "-f", "/dev/null", "new-session", "-d", "cat").CombinedOutput(); err != nil {
+		t.Fatalf("%v %s", err, out)
+	}
+	t.Cleanup(func() { exec.Command("tmux", "-S", other, "kill-server").Run() })
+	src := NewStoreSource(StoreConfig{Client: other + ",1,0"})
+	cmd, err := src.Attach(context.Background(), w.row("A"))
+	if err != nil || cmd == nil {
+		t.Fatalf("attach across servers: %v %v", cmd, err)
+	}
+	if got := strings.Join(cmd.Args, " "); !strings.HasPrefix(got, "tmux -S "+w.sock+" attach-session -t "+w.panes["A"].id) {
+		t.Fatalf("attach across servers runs %q", got)
 	}
 }

@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -290,7 +291,7 @@ func (u *upRun) rollback() {
 			}
 		}
 		if ids, err := fleetProcesses(u.s.File); err == nil {
-			stopPanes(ours, ids, u.o.grace(), true)
+			stopPanes(context.Background(), ours, ids, u.o.grace(), true)
 		}
 		if u.createdSession {
 			u.o.Tmux.Run("kill-session", "-t", tmux.SessionTarget(u.s.Name))

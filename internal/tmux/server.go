@@ -260,28 +260,6 @@ func (s Server) Respawn(paneID string, st Start) error {
 	return err
 }
 
-// Attach puts the user's terminal on a session: inside tmux, by switching
-// the current client to it (as tmuxinator does; attaching there would
-// nest tmux in tmux, which tmux refuses); elsewhere by attaching.
-func (s Server) Attach(session string) error {
-	if inside := os.Getenv("TMUX"); inside != "" {
-		current, _, _ := strings.Cut(inside, ",")
-		ours, err := s.SocketPath(session)
-		if err != nil {
-			return err
-		}
-		if !SameSocket(current, ours) {
-			return fmt.Errorf("this terminal is a client of another tmux server (%s); switch to the fleet from outside tmux: tmux %s attach -t %s",
-				current, strings.Join(s.Flags(), " "), SessionTarget(session))
-		}
-		_, err = s.Run("switch-client", "-t", SessionTarget(session))
-		return err
-	}
-	cmd := exec.Command("tmux", append(s.Flags(), "attach-session", "-t", SessionTarget(session))...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-	return cmd.Run()
-}
-
 // SameSocket reports whether two socket paths name one server's socket.
 func SameSocket(a, b string) bool {
 	if a == b {

@@ -1,0 +1,145 @@
+package fleet
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/superclaude/superclaude/internal/tmux"
+)
+
+// A fleet's record is a small file, <state dir>/fleets/<name>.json, that
+// +up writes once the fleet is up and +down removes once it is down. It
+// says where the fleet runs: its tmux server's socket and its file. It is
+// how `+down NAME` (no file, no --tmux-socket) finds a fleet that runs on
+// a server of its own (`socket = "work"` in its file): the name alone does
+// not say which server, and asking only the default one answered "the
+// fleet is not up" while it ran elsewhere.
+//
+// The record is a hint, never trusted alone: the server it names must hold
+// a tmux session of that name carrying the fleet's mark (see owner), as
+// with any other way of naming the server.
+
+// Record is what a fleet's record holds.
+type Record struct {
+	Name string `json:"name"`
+	// File is the fleet file's absolute path.
+	File string `json:"file"`
+	// Socket is the tmux server's socket path, as tmux reports it.
+	Socket string `json:"socket"`
+	// Up is when +up last brought the fleet up.
+	Up time.Time `json:"up"`
+}
+
+// maxRecord bounds what is read of a record: one is a few hundred bytes.
+const maxRecord = 64 << 10
+
+// recordPath is the record of the fleet name in dir, refusing a name that
+// could leave dir (fleet names are letters, digits, '-' and '_').
+func recordPath(dir, name string) (string, error) {
+	if dir == "" {
+		return "", errors.New("no fleets directory")
+	}
+	if !nameRE().MatchString(name) {
+		return "", fmt.Errorf("fleet name %q: want letters, digits, '-' or '_'", name)
+	}
+	return filepath.Join(dir, name+".json"), nil
+}
+
+// WriteRecord records that the fleet of s is up on server t, in dir
+// (created 0700; the record is 0600, written whole through a temporary
+// file and a rename, never through a symbolic link).
+func WriteRecord(dir string, s *Spec, t tmux.Server) error {
+	path, err := recordPath(dir, s.Name)
+	if err != nil {
+		return err
+	}
+	sock, err := t.SocketPath(s.Name)
+	if err != nil {
+		return err
+	}
+	b, err := json.Marshal(Record{Name: s.Name, File: s.File, Socket: sock, Up: time.Now().UTC()})
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, "."+s.Name+".*.tmp")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, err = f.Write(append(b, '\n'))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path) // a link at path is replaced, not followed
+	}
+	if err != nil {
+		os.Remove(tmp)
+	}
+	return err
+}
+
+// ReadRecord reads the record of the fleet name in dir; fs.ErrNotExist
+// when there is none.
+func ReadRecord(dir, name string) (Record, error) {
+	path, err := recordPath(dir, name)
+	if err != nil {
+		return Record{}, err
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return Record{}, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() || fi.Size() > maxRecord {
+		return Record{}, fmt.Errorf("fleet record %s: not a regular file of at most %d bytes", path, maxRecord)
+	}
+	var r Record
+	if err := json.NewDecoder(f).Decode(&r); err != nil {
+		return Record{}, fmt.Errorf("fleet record %s: %w", path, err)
+	}
+	if r.Name != name {
+		return Record{}, fmt.Errorf("fleet record %s: it names fleet %q", path, r.Name)
+	}
+	return r, nil
+}
+
+// RemoveRecord removes the record of the fleet name, if any.
+func RemoveRecord(dir, name string) {
+	if path, err := recordPath(dir, name); err == nil {
+		os.Remove(path)
+	}
+}
+
+// Locate returns the tmux server the fleet name runs on, for a +down given
+// the name alone: the first of its record's server and fallback (the
+// environment's or tmux's default) that holds a session of that name; when
+// none does, fallback, and Down then says the fleet is not up there.
+func Locate(dir, name string, fallback tmux.Server) tmux.Server {
+	if r, err := ReadRecord(dir, name); err == nil && r.Socket != "" {
+		if srv := (tmux.Server{Path: r.Socket}); srv.HasSession(name) {
+			return srv
+		}
+	}
+	return fallback
+}
+
+// errNotUpOn is ErrNotUp with the server it was looked for on.
+func errNotUpOn(name string, t tmux.Server) error {
+	where := "tmux's default server"
+	switch {
+	case t.Path != "":
+		where = "the tmux server at " + t.Path
+	case t.Name != "":
+		where = "the tmux server " + t.Name + " (tmux -L " + t.Name + ")"
+	}
+	return fmt.Errorf("%w: no tmux session %q on %s (a fleet on another server: name it with --tmux-socket, or give the fleet file)", ErrNotUp, name, where)
+}
