@@ -15,19 +15,14 @@ import (
 	"time"
 
 	"github.com/creack/pty"
+	"github.com/superclaude/superclaude/testkit/reexec"
 	"golang.org/x/sys/unix"
 	"golang.org/x/term"
 )
 
-// The test binary re-executes itself as the agent; CHILD_TEST_HELPER says
-// how to behave.
-func TestMain(m *testing.M) {
-	if h := os.Getenv("CHILD_TEST_HELPER"); h != "" {
-		helper(h)
-		os.Exit(0)
-	}
-	os.Exit(m.Run())
-}
+// The test binary re-executes itself as the agent (the role "child"); the
+// role's argument says how to behave.
+func TestMain(m *testing.M) { reexec.Main(m, reexec.Roles{"child": helper}) }
 
 func helper(mode string) {
 	switch {
@@ -105,7 +100,7 @@ func helper(mode string) {
 }
 
 func spec(mode string) Spec {
-	return Spec{Path: os.Args[0], Args: []string{"-test.run=^$"}, Env: append(os.Environ(), "CHILD_TEST_HELPER="+mode)}
+	return Spec{Path: os.Args[0], Args: reexec.Args(), Env: append(os.Environ(), reexec.Env("child", mode))}
 }
 
 // userTerminal is the terminal a person would type into: the test holds the

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"os"
-	"os/exec"
 	"runtime"
 	"strconv"
 	"strings"
@@ -13,9 +12,10 @@ import (
 	"time"
 
 	"github.com/superclaude/superclaude/proc"
+	"github.com/superclaude/superclaude/testkit/reexec"
 )
 
-// supervisorHelper is a stand-in supervisor (CHILD_TEST_HELPER=supervisor):
+// supervisorHelper is a stand-in supervisor (the role "child", argument "supervisor"):
 // it starts a long-lived agent without a terminal from a goroutine locked
 // to a thread that then exits — the thread Go's Pdeathsig pitfall ties the
 // signal to — prints the agent's PID and waits to be killed.
@@ -46,8 +46,7 @@ func TestAgentDiesWithAKilledSupervisor(t *testing.T) {
 	if !deathSignalSupported {
 		t.Skip("no parent-death signal on " + runtime.GOOS + ": a later supervisor's sweep ends the agent")
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "CHILD_TEST_HELPER=supervisor")
+	cmd := reexec.Command("child", "supervisor", nil)
 	out, _ := cmd.StdoutPipe()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/superclaude/superclaude/internal/testutil/fakeapi"
 	"github.com/superclaude/superclaude/proc"
 	"github.com/superclaude/superclaude/state"
+	"github.com/superclaude/superclaude/testkit/fakeapi"
 )
 
 // activate has the fake model activate a session the way the seeds'

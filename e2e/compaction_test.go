@@ -8,9 +8,9 @@ import (
 	"testing"
 
 	"github.com/superclaude/superclaude/internal/claude"
-	"github.com/superclaude/superclaude/internal/testutil/fakeapi"
 	"github.com/superclaude/superclaude/proc"
 	"github.com/superclaude/superclaude/state"
+	"github.com/superclaude/superclaude/testkit/fakeapi"
 )
 
 // Issue 9 (a): blocked compaction recovers. One reply jumps to 985,000 of

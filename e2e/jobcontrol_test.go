@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/superclaude/superclaude/internal/testutil/fakeapi"
 	"github.com/superclaude/superclaude/proc"
+	"github.com/superclaude/superclaude/testkit/fakeapi"
 )
 
 // TestCtrlZSuspendsClaudeInTmux is issue 9's "Ctrl-Z doesn't suspend" with

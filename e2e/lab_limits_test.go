@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/superclaude/superclaude/internal/testutil/fakeapi"
+	"github.com/superclaude/superclaude/testkit/fakeapi"
 )
 
 // Lab: what claude 2.1.330 does with an API rate limit (429 with

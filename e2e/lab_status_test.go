@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/superclaude/superclaude/internal/testutil/fakeapi"
+	"github.com/superclaude/superclaude/testkit/fakeapi"
 )
 
 // Lab: what $CLAUDE_CONFIG_DIR/sessions/<pid>.json says, and the hooks

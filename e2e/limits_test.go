@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"github.com/superclaude/superclaude/internal/cli"
-	"github.com/superclaude/superclaude/internal/testutil/fakeapi"
 	"github.com/superclaude/superclaude/proc"
 	"github.com/superclaude/superclaude/state"
+	"github.com/superclaude/superclaude/testkit/fakeapi"
 )
 
 // Limits: the fake API answers a subscriber's usage limit whose reset lies

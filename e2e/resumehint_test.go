@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/superclaude/superclaude/internal/testutil/fakeapi"
 	"github.com/superclaude/superclaude/proc"
 	"github.com/superclaude/superclaude/state"
+	"github.com/superclaude/superclaude/testkit/fakeapi"
 )
 
 // The resume hint (issue 11): claude's last words after Ctrl-C Ctrl-C are

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/superclaude/superclaude/internal/testutil/fakeapi"
 	"github.com/superclaude/superclaude/proc"
 	"github.com/superclaude/superclaude/state"
+	"github.com/superclaude/superclaude/testkit/fakeapi"
 )
 
 // S1: a user types `superclaude` in a fresh pane, sends a prompt, reads the

@@ -11,9 +11,9 @@ import (
 
 	claudepkg "github.com/superclaude/superclaude/internal/claude"
 	"github.com/superclaude/superclaude/internal/cli"
-	"github.com/superclaude/superclaude/internal/testutil/fakeapi"
 	"github.com/superclaude/superclaude/proc"
 	"github.com/superclaude/superclaude/state"
+	"github.com/superclaude/superclaude/testkit/fakeapi"
 )
 
 // Turn-gated restart: a restart asked for from another shell while claude

@@ -20,16 +20,17 @@ import (
 	"testing"
 	"time"
 
-	"github.com/superclaude/superclaude/internal/testutil/fakeapi"
-	"github.com/superclaude/superclaude/internal/testutil/testbin"
 	"github.com/superclaude/superclaude/proc"
 	"github.com/superclaude/superclaude/state"
+	"github.com/superclaude/superclaude/testkit/fakeapi"
+	"github.com/superclaude/superclaude/testkit/reexec"
+	"github.com/superclaude/superclaude/testkit/testbin"
 )
 
 // EnvClaude is the path of the claude executable the tests run.
 const EnvClaude = "SUPERCLAUDE_E2E_CLAUDE"
 
-func TestMain(m *testing.M) { testbin.Main(m) }
+func TestMain(m *testing.M) { reexec.Main(m) }
 
 // wait bounds every wait for claude; generous, because the machine CI runs
 // on has two cores and the tests run side by side.

@@ -17,18 +17,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/superclaude/superclaude/testkit/reexec"
 	"golang.org/x/sys/unix"
 )
 
-// The test binary re-executes itself as the processes the tests kill. The
-// helper to run is named by PROC_TEST_HELPER.
-func TestMain(m *testing.M) {
-	if h := os.Getenv("PROC_TEST_HELPER"); h != "" {
-		runHelper(h)
-		os.Exit(0)
-	}
-	os.Exit(m.Run())
-}
+// The test binary re-executes itself as the processes the tests kill (the
+// role "proc"); the role's argument names the helper to run.
+func TestMain(m *testing.M) { reexec.Main(m, reexec.Roles{"proc": runHelper}) }
 
 func runHelper(name string) {
 	switch name {
@@ -114,11 +109,7 @@ func runHelper(name string) {
 	}
 }
 
-func helperCmd(name string) *exec.Cmd {
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "PROC_TEST_HELPER="+name)
-	return cmd
-}
+func helperCmd(name string) *exec.Cmd { return reexec.Command("proc", name, nil) }
 
 // startHelper starts a helper and waits for it to say it is ready.
 func startHelper(t *testing.T, name string, env ...string) *exec.Cmd {

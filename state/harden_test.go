@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -15,6 +14,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/superclaude/superclaude/proc"
+	"github.com/superclaude/superclaude/testkit/reexec"
 )
 
 // Regression tests for issue 9's attacks on the sessions directory: each is
@@ -386,8 +386,7 @@ func TestAttackReadOnlySessionsDirCanBeListed(t *testing.T) {
 	root := filepath.Join(t.TempDir(), "sessions")
 	os.MkdirAll(filepath.Join(root, "s"), 0o700)
 	os.WriteFile(filepath.Join(root, "s", StateFile), []byte(`{"pid":0,"lifecycle":"active","startedAt":"2026-02-07T14:30:00Z"}`), 0o600)
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "STATE_TEST_HELPER=list", "STATE_TEST_DIR="+root)
+	cmd := reexec.Command("list", "", []string{"STATE_TEST_DIR=" + root})
 	if os.Getuid() == 0 {
 		// Give nobody read access to the files and the test binary,
 		// and no write access anywhere.

@@ -6,27 +6,23 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/superclaude/superclaude/testkit/reexec"
 )
 
 // The test binary re-executes itself as the writer processes of the
 // concurrency test.
 func TestMain(m *testing.M) {
-	if os.Getenv("STATE_TEST_HELPER") == "increment" {
-		incrementHelper()
-		return
-	}
-	if os.Getenv("STATE_TEST_HELPER") == "list" {
-		listHelper()
-		return
-	}
-	os.Exit(m.Run())
+	reexec.Main(m, reexec.Roles{
+		"increment": func(string) { incrementHelper() },
+		"list":      func(string) { listHelper() },
+	})
 }
 
 // incrementHelper runs n concurrent Updates, each adding one to the
@@ -97,11 +93,9 @@ func TestFiftyProcessesHundredUpdatesEachLoseNothing(t *testing.T) {
 	const procs, each = 50, 100
 	var wg sync.WaitGroup
 	for i := 0; i < procs; i++ {
-		cmd := exec.Command(os.Args[0], "-test.run=^$")
-		cmd.Env = append(os.Environ(),
-			"STATE_TEST_HELPER=increment",
-			"STATE_TEST_DIR="+filepath.Join(s.Root, "shared"),
-			"STATE_TEST_N="+strconv.Itoa(each))
+		cmd := reexec.Command("increment", "", []string{
+			"STATE_TEST_DIR=" + filepath.Join(s.Root, "shared"),
+			"STATE_TEST_N=" + strconv.Itoa(each)})
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/superclaude/superclaude/proc"
-	"github.com/superclaude/superclaude/internal/testutil/fakeagent"
+	"github.com/superclaude/superclaude/testkit/fakeagent"
 )
 
 // Attack 3 of issue 21: an agent that activates its session and then asks

@@ -17,15 +17,16 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/superclaude/superclaude/internal/claude"
-	"github.com/superclaude/superclaude/internal/testutil/fakeagent"
-	"github.com/superclaude/superclaude/internal/testutil/testbin"
 	"github.com/superclaude/superclaude/proc"
 	"github.com/superclaude/superclaude/state"
+	"github.com/superclaude/superclaude/testkit/fakeagent"
+	"github.com/superclaude/superclaude/testkit/reexec"
+	"github.com/superclaude/superclaude/testkit/testbin"
 )
 
 // The process tests run the real superclaude binary on a real pty, with
 // this test binary, re-executed, as the agent (internal/fakeagent).
-func TestMain(m *testing.M) { testbin.Main(m) }
+func TestMain(m *testing.M) { reexec.Main(m, fakeagent.Roles()) }
 
 type harness struct {
 	t        testing.TB

@@ -17,6 +17,7 @@ import (
 	"github.com/superclaude/superclaude/internal/config"
 	"github.com/superclaude/superclaude/internal/control"
 	"github.com/superclaude/superclaude/proc"
+	"github.com/superclaude/superclaude/testkit/reexec"
 )
 
 // fakeSupervisor plays a supervisor for TestSweepPredecessors: it makes its
@@ -64,8 +65,7 @@ func TestAttackKilledSupervisorsLeftoversAreSweptAtTheNextStart(t *testing.T) {
 	t.Setenv("XDG_RUNTIME_DIR", rt)
 	t.Setenv(config.EnvSupervisor, "") // whatever runs the tests
 
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "WATCHDOG_TEST_HELPER=fake-supervisor")
+	cmd := reexec.Command("fake-supervisor", "", nil)
 	out, _ := cmd.StdoutPipe()
 	cmd.Stderr = os.Stderr
 	if err := cmd.Start(); err != nil {

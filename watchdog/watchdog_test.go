@@ -11,27 +11,27 @@ import (
 	"time"
 
 	"github.com/superclaude/superclaude/proc"
+	"github.com/superclaude/superclaude/testkit/reexec"
 )
 
 func TestMain(m *testing.M) {
-	switch os.Getenv("WATCHDOG_TEST_HELPER") {
-	case "ignore-term":
-		signal.Ignore(syscall.SIGTERM)
-		os.Stdout.WriteString("ready\n")
-		time.Sleep(time.Hour)
-	case "sleep":
-		os.Stdout.WriteString("ready\n")
-		time.Sleep(time.Hour)
-	case "fake-supervisor":
-		fakeSupervisor()
-	}
-	os.Exit(m.Run())
+	reexec.Main(m, reexec.Roles{
+		"ignore-term": func(string) {
+			signal.Ignore(syscall.SIGTERM)
+			os.Stdout.WriteString("ready\n")
+			time.Sleep(time.Hour)
+		},
+		"sleep": func(string) {
+			os.Stdout.WriteString("ready\n")
+			time.Sleep(time.Hour)
+		},
+		"fake-supervisor": func(string) { fakeSupervisor() },
+	})
 }
 
 func start(t *testing.T, mode string, env ...string) (*exec.Cmd, proc.Identity) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(append(os.Environ(), "WATCHDOG_TEST_HELPER="+mode), env...)
+	cmd := reexec.Command(mode, "", env)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	out, _ := cmd.StdoutPipe()
 	if err := cmd.Start(); err != nil {

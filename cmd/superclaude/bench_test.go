@@ -13,9 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/superclaude/superclaude/internal/testutil/fakeagent"
-	"github.com/superclaude/superclaude/internal/testutil/testbin"
 	"github.com/superclaude/superclaude/state"
+	"github.com/superclaude/superclaude/testkit/fakeagent"
+	"github.com/superclaude/superclaude/testkit/testbin"
 )
 
 // The benchmarks here time superclaude's commands as whole processes, exec

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/superclaude/superclaude/internal/testutil/testbin"
+	"github.com/superclaude/superclaude/testkit/testbin"
 )
 
 func sampleText(t *testing.T, name string) string {

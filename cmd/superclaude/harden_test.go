@@ -13,8 +13,8 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/superclaude/superclaude/internal/testutil/fakeagent"
-	"github.com/superclaude/superclaude/internal/testutil/testbin"
+	"github.com/superclaude/superclaude/testkit/fakeagent"
+	"github.com/superclaude/superclaude/testkit/testbin"
 )
 
 // Regression tests for issue 9's attacks, run against the real program.

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/superclaude/superclaude/internal/testutil/testbin"
+	"github.com/superclaude/superclaude/testkit/testbin"
 )
 
 // BenchmarkOneShot times one-shot runs as whole processes, exec to exit,

@@ -16,8 +16,8 @@ import (
 
 	"github.com/superclaude/superclaude/child"
 	"github.com/superclaude/superclaude/internal/handover"
-	"github.com/superclaude/superclaude/internal/testutil/testbin"
 	"github.com/superclaude/superclaude/proc"
+	"github.com/superclaude/superclaude/testkit/testbin"
 )
 
 // oneShotAgent writes a shell script standing in for claude: it records

@@ -17,7 +17,7 @@ import (
 	"github.com/creack/pty"
 	"golang.org/x/sys/unix"
 
-	"github.com/superclaude/superclaude/internal/testutil/testbin"
+	"github.com/superclaude/superclaude/testkit/testbin"
 )
 
 // The benchmarks here time the relay as a person feels it (issue 12): a

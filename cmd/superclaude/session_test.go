@@ -9,10 +9,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/superclaude/superclaude/internal/testutil/testbin"
+	"github.com/superclaude/superclaude/testkit/fakeagent"
+	"github.com/superclaude/superclaude/testkit/reexec"
+	"github.com/superclaude/superclaude/testkit/testbin"
 )
 
-func TestMain(m *testing.M) { testbin.Main(m) }
+func TestMain(m *testing.M) { reexec.Main(m, fakeagent.Roles()) }
 
 type runner struct {
 	t   *testing.T

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/superclaude/superclaude/internal/cli"
-	"github.com/superclaude/superclaude/internal/testutil/testbin"
+	"github.com/superclaude/superclaude/testkit/testbin"
 )
 
 // Regression (issue 11): +status looked only in ./sessions and, run

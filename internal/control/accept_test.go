@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -15,6 +14,7 @@ import (
 	"time"
 
 	"github.com/superclaude/superclaude/proc"
+	"github.com/superclaude/superclaude/testkit/reexec"
 )
 
 // Regression: opening connections until the process runs out of file
@@ -23,8 +23,7 @@ import (
 // claude. Serve must back off and keep serving. The flood runs in a helper
 // process, whose descriptor limit it lowers.
 func TestAttackConnectionFloodToTheFDLimitDoesNotStopServe(t *testing.T) {
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "CONTROL_TEST_HELPER=flood")
+	cmd := reexec.Command("flood", "", nil)
 	out, err := cmd.CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "ok") {
 		t.Fatalf("flood helper: %v\n%s", err, out)

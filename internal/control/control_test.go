@@ -4,35 +4,34 @@ import (
 	"context"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 
 	"github.com/superclaude/superclaude/proc"
+	"github.com/superclaude/superclaude/testkit/reexec"
 )
 
 func TestMain(m *testing.M) {
-	if os.Getenv("CONTROL_TEST_HELPER") == "flood" {
-		if err := floodHelper(); err != nil {
-			os.Stdout.WriteString("FAIL: " + err.Error() + "\n")
-			os.Exit(1)
-		}
-		os.Stdout.WriteString("ok\n")
-		os.Exit(0)
-	}
-	// Helper: call the socket in $CONTROL_TEST_SOCKET and print the result.
-	if p := os.Getenv("CONTROL_TEST_SOCKET"); p != "" {
-		_, err := Call(context.Background(), p, proc.Identity{}, Request{Op: OpPing})
-		if err != nil {
-			os.Stdout.WriteString("error: " + err.Error())
-			os.Exit(1)
-		}
-		os.Stdout.WriteString("ok")
-		os.Exit(0)
-	}
-	os.Exit(m.Run())
+	reexec.Main(m, reexec.Roles{
+		"flood": func(string) {
+			if err := floodHelper(); err != nil {
+				os.Stdout.WriteString("FAIL: " + err.Error() + "\n")
+				os.Exit(1)
+			}
+			os.Stdout.WriteString("ok\n")
+		},
+		// Calls the socket named by the argument and prints the result.
+		"ping": func(sock string) {
+			_, err := Call(context.Background(), sock, proc.Identity{}, Request{Op: OpPing})
+			if err != nil {
+				os.Stdout.WriteString("error: " + err.Error())
+				os.Exit(1)
+			}
+			os.Stdout.WriteString("ok")
+		},
+	})
 }
 
 func serve(t *testing.T, h Handler) string {
@@ -102,8 +101,8 @@ func TestOtherUsersAreRefused(t *testing.T) {
 	if b, err := os.ReadFile(os.Args[0]); err != nil || os.WriteFile(bin, b, 0o755) != nil {
 		t.Fatal("copying the test binary", err)
 	}
-	cmd := exec.Command(bin, "-test.run=^$")
-	cmd.Env = append(os.Environ(), "CONTROL_TEST_SOCKET="+path)
+	cmd := reexec.Command("ping", path, nil)
+	cmd.Path, cmd.Args[0] = bin, bin
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
 	out, err := cmd.CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "permission denied") {

@@ -10,15 +10,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/superclaude/superclaude/internal/testutil/fakeagent"
-	"github.com/superclaude/superclaude/internal/testutil/fleetworld"
-	"github.com/superclaude/superclaude/internal/testutil/testbin"
+	"github.com/superclaude/superclaude/testkit/fakeagent"
+	"github.com/superclaude/superclaude/testkit/fleetworld"
+	"github.com/superclaude/superclaude/testkit/reexec"
 )
 
 // The fleet test runs real tmux, the real superclaude binary in each pane
 // and in the dashboard's, and this test binary, re-executed, as each
 // pane's agent.
-func TestMain(m *testing.M) { testbin.Main(m) }
+func TestMain(m *testing.M) { reexec.Main(m, fakeagent.Roles()) }
 
 // fleetWorld is a fleet test's world (fleetworld.World), with the helpers
 // of the dashboard's test.
@@ -143,7 +143,7 @@ func TestDashboardRestartsAFleetPaneFromTheKeyboard(t *testing.T) {
 	}
 	fleetFile := fmt.Sprintf(`name = "work"
 command = %q
-env = { FAKE_AGENT_ROLE = "agent", FAKE_AGENT_LOG = %q, FAKE_AGENT_SUPERCLAUDE = %q, SUPERCLAUDE_GRACE = "2s" }
+env = { REEXEC_ROLE = "fakeagent", FAKE_AGENT_LOG = %q, FAKE_AGENT_SUPERCLAUDE = %q, SUPERCLAUDE_GRACE = "2s" }
 `, os.Args[0], w.Log, w.Bin) + "\n[[window]]\nname = \"main\"\n" + pane("A") + pane("B") + "\n[[window]]\nname = \"side\"\n" + pane("C")
 	if err := os.WriteFile(w.File, []byte(fleetFile), 0o600); err != nil {
 		t.Fatal(err)

@@ -42,13 +42,15 @@ var layer = map[string]int{
 	"cmd/superclaude": 5,
 
 	// Test support: above everything, so nothing but tests reaches it.
-	"internal/testutil/fakeapi":    6,
-	"internal/testutil/fakeopenai": 6,
-	"internal/testutil/fakeagent":  6,
-	"internal/testutil/testbin":    7,
-	"internal/testutil/fleetworld": 8,
-	"internal/deps":                9,
-	"e2e":                          9,
+	"testkit":            6,
+	"testkit/reexec":     6,
+	"testkit/fakeapi":    6,
+	"testkit/fakeopenai": 6,
+	"testkit/fakeagent":  7,
+	"testkit/testbin":    7,
+	"testkit/fleetworld": 8,
+	"internal/deps":      9,
+	"e2e":                9,
 }
 
 type pkg struct {
@@ -153,16 +155,16 @@ func TestUpwardImportsAreFound(t *testing.T) {
 	}
 }
 
-// TestTestDoublesStayInTests: product code never imports internal/testutil;
-// only _test.go files do.
+// TestTestDoublesStayInTests: product code never imports testkit; only
+// _test.go files do.
 func TestTestDoublesStayInTests(t *testing.T) {
 	for _, p := range listPackages(t) {
 		name, _ := rel(p.ImportPath)
-		if strings.HasPrefix(name, "internal/testutil/") || name == "internal/deps" || name == "e2e" {
+		if strings.HasPrefix(name, "testkit/") || name == "internal/deps" || name == "e2e" {
 			continue
 		}
 		for _, imp := range p.Imports {
-			if to, ours := rel(imp); ours && strings.HasPrefix(to, "internal/testutil/") {
+			if to, ours := rel(imp); ours && strings.HasPrefix(to, "testkit/") {
 				t.Errorf("product package %s imports the test double %s", name, to)
 			}
 		}

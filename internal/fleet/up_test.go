@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/superclaude/superclaude/internal/fleet"
-	"github.com/superclaude/superclaude/internal/testutil/fakeagent"
 	"github.com/superclaude/superclaude/proc"
+	"github.com/superclaude/superclaude/testkit/fakeagent"
 )
 
 // TestUpChecksEveryPaneBeforeCreatingAnything: a pane whose agent cannot

@@ -2,7 +2,6 @@ package guard_test
 
 import (
 	"os"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -11,13 +10,14 @@ import (
 
 	"github.com/superclaude/superclaude/child"
 	"github.com/superclaude/superclaude/internal/guard"
-	"github.com/superclaude/superclaude/internal/testutil/testbin"
+	"github.com/superclaude/superclaude/testkit/reexec"
+	"github.com/superclaude/superclaude/testkit/testbin"
 )
 
 // The helper puts its terminal in raw mode and panics in a goroutine, as a
 // bug in superclaude's I/O copying would.
 func TestMain(m *testing.M) {
-	if os.Getenv("GUARD_TEST_HELPER") != "" {
+	reexec.Main(m, reexec.Roles{"panic": func(string) {
 		t := child.NewTerminal(os.Stdin, os.Stdout)
 		if t == nil || t.MakeRaw() != nil {
 			os.Exit(5)
@@ -26,13 +26,11 @@ func TestMain(m *testing.M) {
 		guard.Go(func() { panic("boom in a goroutine") })
 		time.Sleep(10 * time.Second)
 		os.Exit(6)
-	}
-	os.Exit(m.Run())
+	}})
 }
 
 func TestPanicInAGoroutineRestoresTheTerminal(t *testing.T) {
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "GUARD_TEST_HELPER=1")
+	cmd := reexec.Command("panic", "", nil)
 	p := testbin.StartPTY(t, cmd)
 	p.Expect(t, 0, "RAW", 10*time.Second)
 	if code := p.Wait(t, 10*time.Second); code != 2 {

@@ -11,7 +11,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/superclaude/superclaude/internal/testutil/fakeagent"
+	"github.com/superclaude/superclaude/testkit/reexec"
 )
 
 var (
@@ -26,8 +26,8 @@ var (
 const EnvBinary = "SUPERCLAUDE_TEST_BIN"
 
 // Superclaude returns the path of a freshly built superclaude binary. The
-// build happens once per test binary; the file is removed when the process
-// that built it exits (see Cleanup).
+// build happens once per test binary; the file is removed after the tests
+// (reexec.Main runs the cleanup).
 func Superclaude(t testing.TB) string {
 	t.Helper()
 	if p := os.Getenv(EnvBinary); p != "" {
@@ -39,6 +39,7 @@ func Superclaude(t testing.TB) string {
 		if err != nil {
 			return
 		}
+		reexec.AfterTests(func() { os.RemoveAll(dir) })
 		path = filepath.Join(dir, "superclaude")
 		cmd := exec.Command("go", "build", "-o", path, "github.com/superclaude/superclaude/cmd/superclaude")
 		cmd.Dir = moduleRoot()
@@ -52,26 +53,7 @@ func Superclaude(t testing.TB) string {
 	return path
 }
 
-// Main is the TestMain of a package whose tests run superclaude: when this
-// test binary was re-executed as a fake agent it runs as one, otherwise it
-// runs the tests and removes the binary they built.
-func Main(m *testing.M) {
-	if fakeagent.Enabled() {
-		fakeagent.Main()
-	}
-	code := m.Run()
-	Cleanup()
-	os.Exit(code)
-}
-
-// Cleanup removes the built binary; call it from TestMain after m.Run.
-func Cleanup() {
-	if path != "" {
-		os.RemoveAll(filepath.Dir(path))
-	}
-}
-
 func moduleRoot() string {
 	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..", "..")
+	return filepath.Join(filepath.Dir(file), "..", "..")
 }

@@ -1,10 +1,13 @@
 // Package fakeagent is an agent CLI for tests: test binaries re-execute
-// themselves as it (see Enabled) and superclaude supervises it in place of
+// themselves as it (see Roles) and superclaude supervises it in place of
 // Claude Code. It behaves as Claude Code does where superclaude depends on
 // it — exit 143 on SIGTERM, 129 on SIGHUP, 0 on SIGINT, a controlling
 // terminal, a stop on Ctrl-Z — and does what the test asks through
 // environment variables and lines typed on its terminal. Every start and
 // exit is appended to a JSON log the test reads.
+//
+// A test binary plays it through testkit/reexec: its TestMain passes Roles
+// to reexec.Main, and Env starts it in the role.
 package fakeagent
 
 import (
@@ -25,13 +28,11 @@ import (
 	"golang.org/x/term"
 
 	"github.com/superclaude/superclaude/proc"
+	"github.com/superclaude/superclaude/testkit/reexec"
 )
 
 // Environment variables the fake agent reads.
 const (
-	// EnvRole makes a test binary run as the fake agent ("agent") or as
-	// its detached grandchild ("grandchild").
-	EnvRole = "FAKE_AGENT_ROLE"
 	// EnvLog is the JSON-lines file every start, exit and grandchild is
 	// recorded in.
 	EnvLog = "FAKE_AGENT_LOG"
@@ -77,14 +78,25 @@ type Record struct {
 	Time  time.Time         `json:"time"`
 }
 
-// Enabled reports whether this process should run as the fake agent; test
-// binaries call it first thing in TestMain and then Main.
-func Enabled() bool { return os.Getenv(EnvRole) != "" }
+// The roles of the fake agent (reexec.Roles): the agent itself, and the
+// detached grandchild it starts when asked (EnvGrandchild).
+const (
+	Role           = "fakeagent"
+	roleGrandchild = "fakeagent-grandchild"
+)
+
+// Roles are the fake agent's roles, for reexec.Main.
+func Roles() reexec.Roles {
+	return reexec.Roles{
+		Role:           func(string) { Main() },
+		roleGrandchild: func(string) { time.Sleep(time.Hour) },
+	}
+}
 
 // Env returns the environment entries that make a test binary a fake agent
 // logging to logFile.
 func Env(logFile string) []string {
-	return []string{EnvRole + "=agent", EnvLog + "=" + logFile}
+	return []string{reexec.Env(Role, ""), EnvLog + "=" + logFile}
 }
 
 var logMu sync.Mutex
@@ -131,10 +143,6 @@ func ReadLog(path string, events ...string) []Record {
 
 // Main runs the fake agent and exits.
 func Main() {
-	if os.Getenv(EnvRole) == "grandchild" {
-		time.Sleep(time.Hour)
-		os.Exit(0)
-	}
 	args := os.Args[1:]
 	if len(args) > 0 && strings.HasPrefix(args[0], "-test.") {
 		args = args[1:]
@@ -193,8 +201,7 @@ func Main() {
 	}()
 
 	if os.Getenv(EnvGrandchild) != "" {
-		gc := exec.Command(os.Args[0], "-test.run=^$")
-		gc.Env = append(os.Environ(), EnvRole+"=grandchild")
+		gc := reexec.Command(roleGrandchild, "", nil)
 		gc.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 		if err := gc.Start(); err == nil {
 			id, _ := proc.Of(gc.Process.Pid)

@@ -15,9 +15,9 @@ import (
 	"testing"
 
 	"github.com/superclaude/superclaude/internal/fleet"
-	"github.com/superclaude/superclaude/internal/testutil/fakeagent"
-	"github.com/superclaude/superclaude/internal/testutil/testbin"
 	"github.com/superclaude/superclaude/proc"
+	"github.com/superclaude/superclaude/testkit/fakeagent"
+	"github.com/superclaude/superclaude/testkit/testbin"
 )
 
 // World is one fleet test's world.
