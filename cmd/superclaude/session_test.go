@@ -9,12 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/superclaude/superclaude/testkit/fakeagent"
-	"github.com/superclaude/superclaude/testkit/reexec"
 	"github.com/superclaude/superclaude/testkit/testbin"
 )
-
-func TestMain(m *testing.M) { reexec.Main(m, fakeagent.Roles()) }
 
 type runner struct {
 	t   *testing.T

@@ -51,6 +51,8 @@ var layer = map[string]int{
 	"testkit/fleetworld": 8,
 	"internal/deps":      9,
 	"e2e":                9,
+
+	"cmd/superclaude/apptest": 9,
 }
 
 type pkg struct {

@@ -35,7 +35,7 @@ func initOffenders(deps []string) []string {
 // dashboard, and bubbletea v1's init() made every superclaude process
 // query the user's terminal and wait for the answer. No package known to
 // do such a thing at init may be linked into the binary (the process
-// tests in supervise/termquery_test.go check the behaviour itself).
+// tests in cmd/superclaude/apptest/termquery_test.go check the behaviour itself).
 func TestNothingLinkedTouchesTheTerminalAtInit(t *testing.T) {
 	out, err := exec.Command("go", "list", "-deps", module+"/cmd/superclaude").Output()
 	if err != nil {

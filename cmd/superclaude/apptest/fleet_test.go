@@ -1,4 +1,4 @@
-package fleet_test
+package apptest
 
 import (
 	"encoding/json"
@@ -12,12 +12,10 @@ import (
 	"github.com/superclaude/superclaude/proc"
 	"github.com/superclaude/superclaude/testkit/fakeagent"
 	"github.com/superclaude/superclaude/testkit/fleetworld"
-	"github.com/superclaude/superclaude/testkit/reexec"
 )
 
 // The fleet test runs real tmux, the real superclaude binary in each pane,
 // and this test binary, re-executed, as each pane's agent.
-func TestMain(m *testing.M) { reexec.Main(m, fakeagent.Roles()) }
 
 // fleetWorld is a fleet test's world (fleetworld.World), with the helpers
 // of this package's tests.

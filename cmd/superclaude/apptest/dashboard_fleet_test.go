@@ -1,4 +1,4 @@
-package dashboard
+package apptest
 
 import (
 	"encoding/json"
@@ -12,25 +12,23 @@ import (
 
 	"github.com/superclaude/superclaude/testkit/fakeagent"
 	"github.com/superclaude/superclaude/testkit/fleetworld"
-	"github.com/superclaude/superclaude/testkit/reexec"
 )
 
 // The fleet test runs real tmux, the real superclaude binary in each pane
 // and in the dashboard's, and this test binary, re-executed, as each
 // pane's agent.
-func TestMain(m *testing.M) { reexec.Main(m, fakeagent.Roles()) }
 
-// fleetWorld is a fleet test's world (fleetworld.World), with the helpers
+// dashWorld is a fleet test's world (fleetworld.World), with the helpers
 // of the dashboard's test.
-type fleetWorld struct{ *fleetworld.World }
+type dashWorld struct{ *fleetworld.World }
 
-func newFleetWorld(t *testing.T) *fleetWorld {
-	return &fleetWorld{fleetworld.New(t, fleetworld.Options{Env: []string{"SUPERCLAUDE_SESSIONS_DIR="}})}
+func newDashWorld(t *testing.T) *dashWorld {
+	return &dashWorld{fleetworld.New(t, fleetworld.Options{Env: []string{"SUPERCLAUDE_SESSIONS_DIR="}})}
 }
 
 // tmux runs a command on the world's tmux server and fails the test when
 // it fails.
-func (w *fleetWorld) tmux(args ...string) string {
+func (w *dashWorld) tmux(args ...string) string {
 	w.T.Helper()
 	out, err := w.Tmux(args...)
 	if err != nil {
@@ -40,7 +38,7 @@ func (w *fleetWorld) tmux(args ...string) string {
 }
 
 // starts counts the fake agents started in each pane (by label).
-func (w *fleetWorld) starts() map[string]int {
+func (w *dashWorld) starts() map[string]int {
 	n := map[string]int{}
 	for _, r := range fakeagent.ReadLog(w.Log, "start") {
 		id := r.Env["SUPERCLAUDE_PANE_ID"]
@@ -51,7 +49,7 @@ func (w *fleetWorld) starts() map[string]int {
 
 // bound counts the fleet's sessions bound to their panes' conversations
 // (conv-LABEL), as +status reads them.
-func (w *fleetWorld) bound() int {
+func (w *dashWorld) bound() int {
 	cmd := exec.Command(w.Bin, "+status", "--json", "--fleet", w.File)
 	cmd.Dir, cmd.Env = w.Dir, w.Env
 	out, err := cmd.Output()
@@ -75,9 +73,9 @@ func (w *fleetWorld) bound() int {
 }
 
 // screen is what the dashboard's pane shows.
-func (w *fleetWorld) screen() string { return w.tmux("capture-pane", "-p", "-t", "=dash:") }
+func (w *dashWorld) screen() string { return w.tmux("capture-pane", "-p", "-t", "=dash:") }
 
-func (w *fleetWorld) waitFor(what string, ok func() bool) {
+func (w *dashWorld) waitFor(what string, ok func() bool) {
 	w.T.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for !ok() {
@@ -137,7 +135,7 @@ func cell(screen, row, title string, right bool) string {
 // (select it, r, y), and shows the restart; the pane's agent starts a
 // second time and the other two keep theirs.
 func TestDashboardRestartsAFleetPaneFromTheKeyboard(t *testing.T) {
-	w := newFleetWorld(t)
+	w := newDashWorld(t)
 	pane := func(label string) string {
 		return fmt.Sprintf("\n  [[window.pane]]\n  label = %q\n  env = { FAKE_AGENT_BIND = \"conv-%s\" }\n", label, label)
 	}

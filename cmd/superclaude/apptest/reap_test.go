@@ -1,4 +1,4 @@
-package supervise_test
+package apptest
 
 import (
 	"os"

@@ -1,4 +1,4 @@
-package supervise_test
+package apptest
 
 import (
 	"bytes"
@@ -20,13 +20,8 @@ import (
 	"github.com/superclaude/superclaude/proc"
 	"github.com/superclaude/superclaude/state"
 	"github.com/superclaude/superclaude/testkit/fakeagent"
-	"github.com/superclaude/superclaude/testkit/reexec"
 	"github.com/superclaude/superclaude/testkit/testbin"
 )
-
-// The process tests run the real superclaude binary on a real pty, with
-// this test binary, re-executed, as the agent (internal/fakeagent).
-func TestMain(m *testing.M) { reexec.Main(m, fakeagent.Roles()) }
 
 type harness struct {
 	t        testing.TB

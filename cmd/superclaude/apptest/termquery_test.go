@@ -1,4 +1,4 @@
-package supervise_test
+package apptest
 
 import (
 	"bytes"
@@ -95,7 +95,7 @@ func TestTerminalQueryAtInitStallsEveryStart(t *testing.T) {
 	t.Run("+statusline", func(t *testing.T) {
 		// Claude Code gives the status line its payload on stdin; here its
 		// stdout is the terminal, as when a person runs it by hand.
-		payload, err := os.ReadFile(filepath.Join("..", "internal", "claude", "testdata", "statusline-after-turn-175k.json"))
+		payload, err := os.ReadFile(filepath.Join("..", "..", "..", "internal", "claude", "testdata", "statusline-after-turn-175k.json"))
 		if err != nil {
 			t.Fatal(err)
 		}
