@@ -12,8 +12,8 @@ import (
 
 	"github.com/superclaude/superclaude/internal/control"
 	"github.com/superclaude/superclaude/proc"
-	"github.com/superclaude/superclaude/internal/testutil/fakeapi"
 	"github.com/superclaude/superclaude/state"
+	"github.com/superclaude/superclaude/testkit/fakeapi"
 )
 
 // firstTurnOf is the first turn request of conversation id: what the

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/superclaude/superclaude/internal/testutil/testbin"
 	"github.com/superclaude/superclaude/state"
+	"github.com/superclaude/superclaude/testkit/testbin"
 )
 
 // Issue 18: `+resume N` of a conversation that overflowed resumed it with
