@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -58,8 +59,14 @@ func TestPromptTypedAtFullContextReachesTheFreshClaude(t *testing.T) {
 	w.api.WaitAfter(mark, wait, func(r *fakeapi.Request) bool { return strings.Contains(r.LastUserText(), "read the whole repository") })
 	w.session("X", "the usage of the huge reply", func(st *state.State) bool { return st.ContextUsage >= 0.98 })
 
+	// The fresh claude's first reply is held: until it activates the
+	// session, its status line must carry no overflow advice (the old
+	// context's), since its own context is fresh.
+	held := make(chan struct{})
+	release := sync.OnceFunc(func() { close(held) })
+	defer release()
 	w.api.Push(
-		fakeapi.Reply{Content: fakeapi.Bash("superclaude +session activate X implement", "take over").Content, Match: isContinuation},
+		fakeapi.Reply{Content: fakeapi.Bash("superclaude +session activate X implement", "take over").Content, Match: isContinuation, Hold: held},
 		fakeapi.Reply{Content: fakeapi.Text("continued").Content, Match: isContinuation},
 	)
 	w.model.SetUsage(usage(2_000))
@@ -78,6 +85,11 @@ func TestPromptTypedAtFullContextReachesTheFreshClaude(t *testing.T) {
 	if !carriesVerbatim(first, typed) {
 		t.Fatalf("the fresh claude's first request does not carry %q verbatim:\n%s", typed, strings.Join(first.UserTexts(), "\n---\n"))
 	}
+	screen := tm.waitScreen(pane, "fresh context after a restart")
+	if strings.Contains(screen, "OVERFLOW") || strings.Contains(screen, "dehydrate restart") {
+		t.Fatalf("the fresh claude's status line still advises an overflow restart:\n%s", screen)
+	}
+	release()
 	evs, _ := w.store().Events("X")
 	found := false
 	for _, ev := range evs {
