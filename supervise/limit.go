@@ -104,7 +104,16 @@ func wentOnWithout(st *state.State) string {
 // superclaude, and says who did in the event log.
 func (s *Supervisor) clearLimit(sess *state.Session) {
 	limit, who := sess.State.Limit, wentOnWithout(sess.State)
-	_, err := sess.Store.Update(sess.Name, "the "+limit+" reset: "+who, func(st *state.State) error {
+	if !s.dropLimit(sess, "the "+limit+" reset: "+who) {
+		return
+	}
+	s.eventIn(sess, "limit-continue", "the "+limit+" reset: "+who, map[string]any{"by": whoKey(who)})
+}
+
+// dropLimit clears the session's limit, for reason; false when it could
+// not be written.
+func (s *Supervisor) dropLimit(sess *state.Session, reason string) bool {
+	_, err := sess.Store.Update(sess.Name, reason, func(st *state.State) error {
 		if !st.Exists() {
 			return state.ErrNoSession
 		}
@@ -113,9 +122,8 @@ func (s *Supervisor) clearLimit(sess *state.Session) {
 	})
 	if err != nil {
 		s.log.Warn("clearing the limit", "session", sess.Name, "err", err)
-		return
 	}
-	s.eventIn(sess, "limit-continue", "the "+limit+" reset: "+who, map[string]any{"by": whoKey(who)})
+	return err == nil
 }
 
 func whoKey(who string) string {
@@ -133,15 +141,7 @@ func (s *Supervisor) continueAfterLimit(sess *state.Session) {
 		return
 	}
 	limit := sess.State.Limit
-	_, err := sess.Store.Update(sess.Name, "the "+limit+" reset: continuing", func(st *state.State) error {
-		if !st.Exists() {
-			return state.ErrNoSession
-		}
-		st.Limit, st.LimitedUntil, st.LimitContinue = "", time.Time{}, ""
-		return nil
-	})
-	if err != nil {
-		s.log.Warn("clearing the limit", "session", sess.Name, "err", err)
+	if !s.dropLimit(sess, "the "+limit+" reset: continuing") {
 		return
 	}
 	s.mu.Lock()
