@@ -220,3 +220,19 @@ func FindSocket(pid int) (string, error) {
 	}
 	return "", fmt.Errorf("supervisor pid %d: %w", pid, ErrNoSocket)
 }
+
+// SocketDir returns (creating it) a private directory called name in this
+// user's runtime directory, for the sockets of another program — OpenSSH's
+// shared connections (internal/remote) — whose names take room more bytes
+// below it. When such a path would be too long for a socket (macOS's
+// $TMPDIR), the directory is made in the runtime directory under /tmp.
+func SocketDir(name string, room int) (string, error) {
+	dir, err := RuntimeDir()
+	if err == nil && len(filepath.Join(dir, name))+1+room > MaxSocketPath {
+		dir, err = runtimeDirUnder("/tmp", false)
+	}
+	if err != nil {
+		return "", err
+	}
+	return privateDir(filepath.Join(dir, name))
+}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 
@@ -135,5 +136,40 @@ func TestAFallbackRuntimeDirIsReusedByTheNextProcess(t *testing.T) {
 	}
 	if made, _ := filepath.Glob(filepath.Join(tmp, "superclaude-*-*")); len(made) != 2 {
 		t.Errorf("fallback directories: %v, want the loose one and one of ours", made)
+	}
+}
+
+// SocketDir makes a private directory for another program's sockets, and
+// moves it under /tmp when the runtime directory is too deep for a socket
+// name of the room asked for (macOS's $TMPDIR is).
+func TestSocketDirIsPrivateAndShortEnough(t *testing.T) {
+	for _, deep := range []bool{false, true} {
+		tmp, err := os.MkdirTemp("", "sc-sd-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { os.RemoveAll(tmp) })
+		base := tmp
+		if deep {
+			base = filepath.Join(tmp, "a-directory-as-deep-as-the-one-macos-gives-each-user-for-its-temporary-files")
+			os.Mkdir(base, 0o700)
+		}
+		t.Setenv("XDG_RUNTIME_DIR", "")
+		t.Setenv("TMPDIR", base)
+		forgetFallbacks()
+		dir, err := SocketDir("ssh", 57)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(dir)+1+57 > MaxSocketPath {
+			t.Errorf("deep=%v: %s leaves no room for a 57-byte socket name", deep, dir)
+		}
+		if deep == strings.HasPrefix(dir, base) {
+			t.Errorf("deep=%v: SocketDir chose %s (TMPDIR %s)", deep, dir, base)
+		}
+		fi, err := os.Lstat(dir)
+		if err != nil || !fi.IsDir() || fi.Mode().Perm() != 0o700 {
+			t.Fatalf("deep=%v: %s is not a private directory: %v", deep, dir, err)
+		}
 	}
 }

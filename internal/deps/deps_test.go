@@ -32,6 +32,7 @@ var layer = map[string]int{
 	"internal/notify": 2,
 	"internal/claude": 2,
 	"internal/cli":    2,
+	"internal/remote": 2,
 
 	"supervise":          3,
 	"internal/dashboard": 3,
