@@ -3,7 +3,11 @@ package remote
 import "strings"
 
 // Quote returns s as one word for a POSIX shell: in single quotes, inside
-// which nothing is special, with each single quote of s written as '\”.
+// which nothing is special, each single quote of s ending the quoted
+// text, standing escaped, and opening it again:
+//
+//	it's  →  'it'\''s'
+//
 // Every word is quoted, plain ones too: the rule is easy to check, and
 // the cost is two bytes.
 func Quote(s string) string {
