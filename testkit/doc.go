@@ -15,4 +15,6 @@
 //   - testbin: the superclaude binary built once per test binary, and a
 //     program on a pseudo-terminal the test holds.
 //   - fleetworld: a fleet test's private tmux server and environment.
+//   - sshworld: a real sshd on 127.0.0.1 and other local users reached
+//     only through it, the other hosts of a fleet across machines.
 package testkit

@@ -21,6 +21,7 @@ import (
 	"github.com/superclaude/superclaude/internal/config"
 	"github.com/superclaude/superclaude/internal/control"
 	"github.com/superclaude/superclaude/internal/fleet"
+	"github.com/superclaude/superclaude/internal/remote"
 	"github.com/superclaude/superclaude/internal/termtext"
 	"github.com/superclaude/superclaude/internal/tmux"
 	"github.com/superclaude/superclaude/state"
@@ -64,46 +65,60 @@ func upCommand() *cobra.Command {
 			}
 			exe, _ = filepath.EvalSymlinks(exe)
 			server := fleetServer(socket, spec)
-			rep, err := fleet.Up(spec, fleet.Options{Tmux: server, Exe: exe})
+			rem, err := fleetRemote()
 			if err != nil {
 				return err
 			}
-			if dir, err := config.FleetsDir(); err == nil {
+			rep, err := fleet.Up(spec, fleet.Options{Tmux: server, Exe: exe, Remote: rem})
+			if err != nil && rep.Hosts == nil {
+				// Nothing came up (a fleet across hosts fails part by
+				// part: see below).
+				return err
+			}
+			local := len(spec.Part("").Windows) > 0
+			if dir, derr := config.FleetsDir(); derr == nil && local {
 				if err := fleet.WriteRecord(dir, spec, server); err != nil {
 					fmt.Fprintln(os.Stderr, "superclaude: could not record where the fleet runs (+down NAME will need --tmux-socket):", termtext.Clean(err.Error()))
 				}
 			}
 			out := c.OutOrStdout()
-			fmt.Fprintf(out, "fleet %s is up: %s started, %d already running; sessions in %s\n",
-				spec.Name, plural(rep.Started, "pane", "panes"), rep.Running, spec.SessionsDir())
-			for _, wt := range rep.Worktrees {
-				fmt.Fprintf(out, "new worktree %s\n", wt)
+			if local {
+				fmt.Fprintf(out, "fleet %s is up: %s started, %d already running; sessions in %s\n",
+					spec.Name, plural(rep.Started, "pane", "panes"), rep.Running, spec.SessionsDir())
+				for _, wt := range rep.Worktrees {
+					fmt.Fprintf(out, "new worktree %s\n", wt)
+				}
 			}
-			if attach {
+			for _, h := range rep.Hosts {
+				if h.Host == "" {
+					continue // it failed there: the error says so
+				}
+				fmt.Fprintf(out, "on %s: %s started, %d already running; sessions in %s there\n",
+					h.Host, plural(h.Started, "pane", "panes"), h.Running, h.SessionsDir)
+				for _, wt := range h.Worktrees {
+					fmt.Fprintf(out, "new worktree %s on %s\n", wt, h.Host)
+				}
+			}
+			if err != nil {
+				return err
+			}
+			if attach && local {
 				return server.Attach(spec.Name, c.OutOrStdout())
 			}
-			fmt.Fprintf(out, "attach: %s\n", shellLine(append(append([]string{"tmux"}, server.Flags()...), "attach", "-t", tmux.SessionTarget(spec.Name))))
+			if local {
+				fmt.Fprintf(out, "attach: %s\n", remote.ShellLine(append(append([]string{"tmux"}, server.Flags()...), "attach", "-t", tmux.SessionTarget(spec.Name))))
+			}
+			for _, h := range rep.Hosts {
+				if h.Host != "" {
+					fmt.Fprintf(out, "attach on %s: %s\n", h.Host, remote.AttachLine(h.Host, append(append([]string{"tmux"}, h.Tmux...), "attach", "-t", tmux.SessionTarget(spec.Name))))
+				}
+			}
 			return nil
 		},
 	}
 	tmuxFlag(cmd, &socket)
 	cmd.Flags().BoolVar(&attach, "attach", false, "then show the fleet: switch this tmux client to it, or attach outside tmux")
 	return cmd
-}
-
-// shellLine renders argv as a line to paste into a shell.
-func shellLine(argv []string) string {
-	out := make([]string, len(argv))
-	for i, a := range argv {
-		if a != "" && strings.IndexFunc(a, func(r rune) bool {
-			return !(r == '/' || r == '+' || r == '.' || r == '-' || r == '_' || r == '=' || r == ':' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
-		}) < 0 {
-			out[i] = a
-			continue
-		}
-		out[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
-	}
-	return strings.Join(out, " ")
 }
 
 func downCommand() *cobra.Command {
@@ -147,20 +162,44 @@ has: those are kept, and named.`,
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			rep, err := fleet.Down(ctx, name, file, fleet.Options{Tmux: server, Grace: grace, Now: now})
+			o := fleet.Options{Tmux: server, Grace: grace, Now: now}
+			var rep fleet.DownReport
+			var hosts []fleet.HostDown
+			var err error
+			if spec != nil && len(spec.Hosts()) > 0 {
+				if o.Remote, err = fleetRemote(); err != nil {
+					return err
+				}
+				rep, hosts, err = fleet.DownAll(ctx, spec, o)
+			} else {
+				rep, err = fleet.Down(ctx, name, file, o)
+			}
 			if err == nil || errors.Is(err, fleet.ErrNotUp) {
 				fleet.RemoveRecord(records, name)
 			}
+			for _, h := range hosts {
+				switch {
+				case h.NotUp:
+					fmt.Fprintf(out, "on %s: fleet %s was not up\n", h.Host, name)
+				case h.Err == nil:
+					fmt.Fprintf(out, "on %s: fleet %s is down: %s stopped, %d killed\n", h.Host, name, plural(h.Stopped, "supervisor", "supervisors"), h.Killed)
+					if h.Foreign > 0 {
+						fmt.Fprintf(out, "on %s: kept the tmux session: %s in it not started by superclaude\n", h.Host, plural(h.Foreign, "pane was", "panes were"))
+					}
+				}
+			}
+			local := spec == nil || len(spec.Part("").Windows) > 0 || rep.Stopped+rep.Killed+rep.Foreign > 0
 			switch {
 			case errors.Is(err, fleet.ErrInterrupted):
 				again := []string{"superclaude", "+down", args[0]}
 				if socket != "" {
 					again = append(again, "--tmux-socket", socket)
 				}
-				for _, line := range strings.Split(rep.Unfinished(name, shellLine(again)), "\n") {
+				for _, line := range strings.Split(rep.Unfinished(name, remote.ShellLine(again)), "\n") {
 					fmt.Fprintln(c.ErrOrStderr(), termtext.Clean(line))
 				}
 				return exitCode(130)
+			case err == nil && !local:
 			case err == nil:
 				fmt.Fprintf(out, "fleet %s is down: %s stopped, %d killed\n", name, plural(rep.Stopped, "supervisor", "supervisors"), rep.Killed)
 				if rep.Foreign > 0 {

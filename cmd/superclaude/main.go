@@ -147,7 +147,7 @@ claude subcommand, option or prompt:
 		CompletionOptions: cobra.CompletionOptions{DisableDefaultCmd: true},
 	}
 	root.AddCommand(sessionCommand(), runCommand(), statusLineCommand(), hookCommand(), logCommand(),
-		upCommand(), downCommand(), paneIDCommand(), statusCommand(), whyCommand(), versionCommand(),
+		upCommand(), downCommand(), paneIDCommand(), remoteCommand(), statusCommand(), whyCommand(), versionCommand(),
 		historyCommand(), resumeCommand(), dashboardCommand())
 	root.AddCommand(completionCommand(root))
 	help := &cobra.Command{

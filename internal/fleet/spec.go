@@ -25,6 +25,7 @@
 //	  command = "/opt/bin/claude"  # optional: the executable
 //	  env = { FOO = "bar" }
 //	  worktree = true              # run in a git worktree of its own
+//	  host = "me@buildbox"         # run on another machine, over ssh (hosts.go)
 //
 // The README's Fleets section documents every key; a test holds it to the
 // struct tags below.
@@ -40,6 +41,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/superclaude/superclaude/internal/remote"
 	"github.com/superclaude/superclaude/supervise"
 )
 
@@ -61,8 +63,11 @@ type Spec struct {
 
 // Window is one tmux window.
 type Window struct {
-	Name  string `toml:"name"`
-	Dir   string `toml:"dir"`
+	Name string `toml:"name"`
+	Dir  string `toml:"dir"`
+	// Host is the ssh destination the window's panes run on ("" for this
+	// machine): see hosts.go.
+	Host  string `toml:"host"`
 	Panes []Pane `toml:"pane"`
 }
 
@@ -76,6 +81,9 @@ type Pane struct {
 	Env      map[string]string `toml:"env"`
 	Worktree bool              `toml:"worktree"`
 	Resume   string            `toml:"resume"`
+	// Host is the ssh destination the pane runs on, instead of its
+	// window's.
+	Host string `toml:"host"`
 }
 
 var (
@@ -132,6 +140,11 @@ func (s *Spec) check() error {
 		if len(w.Panes) == 0 {
 			return fmt.Errorf("window %q has no [[window.pane]]", w.Name)
 		}
+		if w.Host != "" {
+			if err := remote.CheckDestination(w.Host); err != nil {
+				return fmt.Errorf("window %q: %w", w.Name, err)
+			}
+		}
 		labels := map[string]bool{}
 		for pi, p := range w.Panes {
 			where := fmt.Sprintf("window %q pane %d", w.Name, pi+1)
@@ -150,6 +163,11 @@ func (s *Spec) check() error {
 			}
 			if err := checkEnv(where+": env", p.Env); err != nil {
 				return err
+			}
+			if p.Host != "" {
+				if err := remote.CheckDestination(p.Host); err != nil {
+					return fmt.Errorf("%s: %w", where, err)
+				}
 			}
 		}
 	}

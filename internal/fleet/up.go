@@ -28,6 +28,12 @@ type Options struct {
 	// Now stops the supervisors at once, instead of each waiting for its
 	// agent to finish its turn.
 	Now bool
+	// Check makes Up only check every pane it would start, creating
+	// nothing.
+	Check bool
+	// Remote reaches the fleet's other hosts; a fleet that names none
+	// needs none.
+	Remote *Remote
 }
 
 // A fleet's session carries a mark, and each of its supervisors the same
@@ -130,6 +136,9 @@ type UpReport struct {
 	Started, Running int
 	// Worktrees lists the worktrees this call created.
 	Worktrees []string
+	// Hosts says what happened on each of the fleet's other hosts, in
+	// the file's order.
+	Hosts []HostUp
 }
 
 // Up brings the fleet up: it creates the fleet's tmux session, marked as
@@ -142,8 +151,18 @@ type UpReport struct {
 //
 // Every pane is checked before anything is created (see plan). Up
 // succeeds or fails as a whole: when something cannot be created it
-// removes whatever this call created and says why.
+// removes whatever this call created and says why. A fleet with parts on
+// other hosts is checked on every host before anything is created on any
+// (see upAcross).
 func Up(s *Spec, o Options) (UpReport, error) {
+	if hosts := s.Hosts(); len(hosts) > 0 {
+		return upAcross(s, hosts, o)
+	}
+	return upHere(s, o)
+}
+
+// upHere brings up a fleet whose panes all run on this machine.
+func upHere(s *Spec, o Options) (UpReport, error) {
 	var rep UpReport
 	exists := o.Tmux.HasSession(s.Name)
 	var live []tmux.PaneInfo
@@ -164,7 +183,7 @@ func Up(s *Spec, o Options) (UpReport, error) {
 		}
 		return true
 	})
-	if err != nil {
+	if err != nil || o.Check {
 		return UpReport{}, err
 	}
 	if err := u.run(panes); err != nil {

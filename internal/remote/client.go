@@ -150,6 +150,9 @@ func (c *Client) exitError(err error, stderr string) error {
 			// changed one it refuses: the person checks it, not us.
 			line += fmt.Sprintf(" (connect once with `ssh %s` to check the host's key; superclaude never accepts one for you)", c.Host)
 		}
+		if strings.Contains(line, "Permission denied") {
+			line += " (superclaude's ssh asks for no password or passphrase: add your key to ssh-agent with ssh-add)"
+		}
 		return fmt.Errorf("%s: %w: %s", c.Host, ErrUnreachable, line)
 	case code == 127:
 		return fmt.Errorf("%s: %w: install superclaude %s on %s (for instance `go install github.com/superclaude/superclaude/cmd/superclaude@%s` there, or `make install` in a checkout), in a directory on the PATH of commands run over ssh or in ~/.local/bin; superclaude copies no binaries itself",

@@ -42,3 +42,42 @@ var serveArgv = []string{"sh", "-c", findScript, "superclaude", ServeCommand}
 // ServeCommand is superclaude's (hidden) command that answers a request
 // on its standard input: see [Serve].
 const ServeCommand = "+remote"
+
+// ShellLine renders argv as a line for a person to paste into a shell:
+// plain words as they are, a word holding single quotes (and nothing a
+// double-quoted word expands) in double quotes, any other in single quotes
+// (Quote). A word starting with '=' or holding '~' is not plain: zsh, the
+// default shell of macOS, replaces "=name" with the path of the command
+// name, and fails when there is none.
+func ShellLine(argv []string) string {
+	out := make([]string, len(argv))
+	for i, a := range argv {
+		switch {
+		case plainWord(a):
+			out[i] = a
+		case strings.Contains(a, "'") && !strings.ContainsAny(a, "\"$`\\!"):
+			out[i] = `"` + a + `"`
+		default:
+			out[i] = Quote(a)
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+func plainWord(a string) bool {
+	if a == "" || a[0] == '=' {
+		return false
+	}
+	for _, r := range a {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-=:,@%+", r)) {
+			return false
+		}
+	}
+	return true
+}
+
+// AttachLine is the line a person types to attach to a tmux session on
+// host: ssh -t HOST, then the tmux command as that host's shell reads it.
+func AttachLine(host string, tmuxArgv []string) string {
+	return ShellLine([]string{"ssh", "-t", host, ShellLine(tmuxArgv)})
+}

@@ -2,6 +2,7 @@ package remote
 
 import (
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -102,4 +103,38 @@ func slicesIndex(xs []string, x string) int {
 		}
 	}
 	return -1
+}
+
+// A line shown to paste runs as shown in sh, bash and zsh: each word
+// comes back unchanged — "=name" included, which zsh would replace with a
+// command's path (the attach line of `+up` said `-t =work:`).
+func TestShellLineIsPastedAsShown(t *testing.T) {
+	words := append([]string{"tmux", "-L", "work", "attach", "-t", "=work:", "a=b", "~", "it's", `say "hi"`}, hostile...)
+	words = slices.DeleteFunc(words, func(w string) bool { return strings.ContainsRune(w, 0) || strings.Contains(w, "\x01") })
+	ran := 0
+	for _, shell := range []string{"sh", "bash", "zsh"} {
+		path, err := exec.LookPath(shell)
+		if err != nil {
+			continue
+		}
+		ran++
+		line := ShellLine(append([]string{"printf", `%s\0`}, words...))
+		out, err := exec.Command(path, "-c", line).Output()
+		if err != nil {
+			t.Fatalf("%s -c %q: %v", shell, line, err)
+		}
+		got := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
+		if !slices.Equal(got, words) {
+			t.Errorf("%s: %q came back as %q", shell, line, got)
+		}
+	}
+	if ran == 0 {
+		t.Fatal("no shell to try the line in")
+	}
+	if got := ShellLine([]string{"tmux", "-L", "work", "attach", "-t", "=work:"}); got != "tmux -L work attach -t '=work:'" {
+		t.Errorf("the attach line reads %s", got)
+	}
+	if got := AttachLine("me@box", []string{"tmux", "-L", "work", "attach", "-t", "=work:"}); got != `ssh -t me@box "tmux -L work attach -t '=work:'"` {
+		t.Errorf("the remote attach line reads %s", got)
+	}
 }

@@ -20,11 +20,12 @@ import (
 //     first command to a host opens a connection that later ones share
 //     (no new handshake: a refresh of a view costs a few milliseconds), and
 //     that stays up for Persist after its last use;
-//   - BatchMode=yes unless Interactive: a view that nobody watches must
-//     fail, not wait for a password or a passphrase. A host key ssh does
-//     not know, or one that changed, fails the connection with ssh's own
-//     message — ssh would ask in an interactive session; superclaude never
-//     answers for the user;
+//   - BatchMode=yes: a command that nobody watches — a view's refresh,
+//     one of several hosts brought up at once — must fail, not wait for a
+//     password or a passphrase (keys come from the user's ssh-agent). A
+//     host key ssh does not know, or one that changed, fails the
+//     connection with ssh's own message: ssh would ask in an interactive
+//     session; superclaude never answers for the user;
 //   - ConnectTimeout and ServerAliveInterval/CountMax: a host that went
 //     away is known as such in seconds, not after TCP's minutes.
 type SSH struct {
@@ -38,9 +39,6 @@ type SSH struct {
 	Persist time.Duration
 	// ConnectTimeout bounds a new connection (5 s when zero).
 	ConnectTimeout time.Duration
-	// Interactive lets ssh ask for a passphrase or a password on the
-	// terminal (a +up typed by a person); views never set it.
-	Interactive bool
 }
 
 // controlName is the socket name ssh makes in the control directory: %C,
@@ -90,9 +88,7 @@ func (s *SSH) options() ([]string, error) {
 		"-o", "ConnectTimeout=" + seconds(timeout),
 		"-o", "ServerAliveInterval=5",
 		"-o", "ServerAliveCountMax=3",
-	}
-	if !s.Interactive {
-		opts = append(opts, "-o", "BatchMode=yes")
+		"-o", "BatchMode=yes",
 	}
 	return opts, nil
 }

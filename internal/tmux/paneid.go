@@ -36,7 +36,8 @@ func PaneID(ctx context.Context) (string, error) {
 	if sock, _, ok := strings.Cut(os.Getenv("TMUX"), ","); ok && sock != "" {
 		args = append([]string{"-S", sock}, args...)
 	}
-	out, err := exec.CommandContext(ctx, "tmux", args...).Output()
+	// -u: see Server.Run.
+	out, err := exec.CommandContext(ctx, "tmux", append([]string{"-u"}, args...)...).Output()
 	if err != nil {
 		return "", fmt.Errorf("tmux display-message: %w", err)
 	}

@@ -45,11 +45,14 @@ func (s Server) Flags() []string {
 }
 
 // Run runs a tmux command and returns its output without the trailing
-// newline.
+// newline. The command runs with -u: a tmux client that does not believe
+// in UTF-8 (no UTF-8 locale in its environment, as over ssh, in cron, or
+// under LANG=C) writes every control character of its output as '_',
+// tabs included, and the lines this package reads are tab-separated.
 func (s Server) Run(args ...string) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, "tmux", append(s.Flags(), args...)...).CombinedOutput()
+	out, err := exec.CommandContext(ctx, "tmux", append(append([]string{"-u"}, s.Flags()...), args...)...).CombinedOutput()
 	text := strings.TrimRight(string(out), "\n")
 	if err != nil {
 		return text, fmt.Errorf("tmux %s: %v: %s", strings.Join(args, " "), err, text)

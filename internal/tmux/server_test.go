@@ -209,3 +209,22 @@ func TestLiteralSurvivesFormatExpansion(t *testing.T) {
 		}
 	}
 }
+
+// Regression: over ssh (no LANG sent), in cron or under LANG=C, tmux
+// wrote the tab-separated pane descriptions with '_' for each tab, and
+// +up on such a host failed with "unexpected pane description".
+func TestPanesAreReadWithoutAUTF8Locale(t *testing.T) {
+	s := privateServer(t)
+	for _, k := range []string{"LANG", "LC_ALL", "LC_CTYPE"} {
+		t.Setenv(k, "")
+		os.Unsetenv(k)
+	}
+	p, err := s.NewWindow("keep", "w", Start{Dir: t.TempDir(), Argv: []string{"sleep", "30"}})
+	if err != nil {
+		t.Fatalf("a new window without a UTF-8 locale: %v", err)
+	}
+	panes, err := s.Panes("keep")
+	if err != nil || len(panes) != 2 || panes[1].ID != p.ID || panes[1].Window != "w" {
+		t.Fatalf("panes without a UTF-8 locale: %+v %v", panes, err)
+	}
+}

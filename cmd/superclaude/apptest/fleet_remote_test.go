@@ -1,0 +1,108 @@
+package apptest
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/superclaude/superclaude/proc"
+	"github.com/superclaude/superclaude/testkit/fakeagent"
+	"github.com/superclaude/superclaude/testkit/fleetworld"
+	"github.com/superclaude/superclaude/testkit/sshworld"
+)
+
+// remoteWorld is a fleet world with a host reached over a real sshd: a
+// second local user, with superclaude and this test binary (the fake
+// agent) installed in its ~/.local/bin.
+type remoteWorld struct {
+	*fleetWorld
+	ssh  *sshworld.Server
+	box  *sshworld.User
+	rlog string // the remote agents' log
+}
+
+func newRemoteWorld(t *testing.T) *remoteWorld {
+	s := sshworld.Start(t)
+	box := s.AddUser("box")
+	w := &remoteWorld{ssh: s, box: box}
+	w.fleetWorld = &fleetWorld{fleetworld.New(t, fleetworld.Options{
+		Servers: []string{"scfleet"},
+		Env:     []string{"PATH=" + s.Bin + ":" + os.Getenv("PATH")},
+	})}
+	box.Install(w.Bin, "superclaude")
+	box.Install(os.Args[0], "fleet.test")
+	w.rlog = filepath.Join(box.Home, "agents.jsonl")
+	return w
+}
+
+// remotePane is a pane on the box whose agent, the fake agent installed
+// there, binds conv-LABEL and logs to the box's log.
+func (w *remoteWorld) remotePane(label string, extra ...string) string {
+	return fmt.Sprintf(`
+  [[window.pane]]
+  label = %q
+  command = %q
+  env = { FAKE_AGENT_BIND = "conv-%s", FAKE_AGENT_LOG = %q, FAKE_AGENT_SUPERCLAUDE = %q }
+%s
+`, label, filepath.Join(w.box.Home, ".local/bin/fleet.test"), label, w.rlog,
+		filepath.Join(w.box.Home, ".local/bin/superclaude"), strings.Join(extra, "\n"))
+}
+
+func (w *remoteWorld) remoteStarts() []fakeagent.Record { return fakeagent.ReadLog(w.rlog, "start") }
+
+// A fleet with a window on this machine and one on another host, over a
+// real sshd: +up starts both parts, +down stops both and leaves nothing
+// on either side, +up again resumes each pane's own conversation.
+func TestFleetAcrossHostsUpDownUp(t *testing.T) {
+	w := newRemoteWorld(t)
+	w.writeFleet(window("here") + pane("L") +
+		window("there") + `host = "box"` + "\n" + w.remotePane("R"))
+
+	out := w.SC("+up", w.File)
+	if !strings.Contains(out, "on box: 1 pane started") {
+		t.Fatalf("+up does not say what it started on box:\n%s", out)
+	}
+	w.waitFor("the local and the remote agent to start", func() bool {
+		return len(w.starts()) == 1 && len(w.remoteStarts()) == 1
+	})
+	local, remote := w.starts()[0], w.remoteStarts()[0]
+	if got := remote.Env["SUPERCLAUDE_PANE_ID"]; got != "work:there:R" {
+		t.Fatalf("the remote agent's pane is %q", got)
+	}
+	if sup := supervisorOf(t, remote); !slices.ContainsFunc(w.box.Processes(), func(p proc.Info) bool { return p.Identity == sup }) {
+		t.Fatalf("the remote pane's supervisor %v is not the box user's", sup)
+	}
+	if remote.Dir != w.box.Home {
+		t.Fatalf("the remote agent runs in %s, want the box user's home %s (a host's pane without a dir)", remote.Dir, w.box.Home)
+	}
+
+	out = w.SC("+down", w.File)
+	if !strings.Contains(out, "on box: fleet work is down: 1 supervisor stopped, 0 killed") ||
+		!strings.Contains(out, "fleet work is down: 1 supervisor stopped, 0 killed") {
+		t.Fatalf("+down:\n%s", out)
+	}
+	w.nothingLeft([]fakeagent.Record{local})
+	for _, id := range identitiesOf(t, []fakeagent.Record{remote}) {
+		if proc.Alive(id) {
+			t.Errorf("remote pid %d outlived +down", id.PID)
+		}
+	}
+	if left, _ := proc.FindByEnv(fakeagent.EnvLog, w.rlog); len(left) > 0 {
+		t.Errorf("the remote fleet left %+v", left)
+	}
+
+	w.SC("+up", w.File)
+	w.waitFor("both agents to start again", func() bool {
+		return len(w.starts()) == 2 && len(w.remoteStarts()) == 2
+	})
+	for _, s := range []fakeagent.Record{w.starts()[1], w.remoteStarts()[1]} {
+		label := paneOf(s)
+		if want := fmt.Sprint([]string{"--resume", "conv-" + label}); fmt.Sprint(withoutInjected(s.Args)) != want {
+			t.Errorf("pane %s started again with %q, want %s", label, withoutInjected(s.Args), want)
+		}
+	}
+	w.SC("+down", w.File)
+}
