@@ -11,8 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
 // EventsFile is the append-only event log under the sessions root.
@@ -83,22 +81,32 @@ func (s *Store) Append(ev Event) error {
 	if err != nil {
 		return err
 	}
-	defer root.close()
-	err = root.appendLine(EventsFile, line)
+	defer root.Close()
+	err = root.AppendLine(EventsFile, line)
 	if errors.Is(err, ErrUnsafePath) {
 		// Under the log's lock, so that two writers never both move
-		// things aside (the second would move the first's new log).
+		// things aside (the second would move the first's new log); and
+		// only if it is still unsafe, for the same reason.
 		l, lerr := s.lockEvents()
 		if lerr != nil {
 			return errors.Join(err, lerr)
 		}
 		defer l.Unlock()
-		if ft, serr := root.lstat(EventsFile); serr == nil && ft != unix.S_IFREG {
-			if _, kerr := s.keepAside(root, EventsFile); kerr != nil {
-				return errors.Join(err, kerr)
-			}
+		if err = root.AppendLine(EventsFile, line); !errors.Is(err, ErrUnsafePath) {
+			return err
 		}
-		err = root.appendLine(EventsFile, line)
+		// A link, a FIFO, another user's file, or one every user may
+		// write (or read: a planted 0666 log would show them every
+		// prompt) is kept aside, and the new log says why.
+		kept, kerr := s.keepAside(root, EventsFile)
+		if kerr != nil {
+			return errors.Join(err, kerr)
+		}
+		why, _ := json.Marshal(Event{Time: ev.Time, Actor: ev.Actor, PID: ev.PID, Kind: "quarantine",
+			Reason: fmt.Sprintf("%v; kept aside as %s and a new event log started", err, filepath.Base(kept))})
+		if err = root.AppendLine(EventsFile, append(why, '\n')); err == nil {
+			err = root.AppendLine(EventsFile, line)
+		}
 	}
 	return err
 }

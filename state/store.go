@@ -12,6 +12,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/superclaude/superclaude/internal/safefs"
 )
 
 // File names inside a session directory.
@@ -22,7 +24,7 @@ const (
 	// itself (Claude Code's /superclaude:session dehydrate) or what its
 	// profile wrote for it (supervise.Profile.Dehydrate).
 	DehydratedFile = "DEHYDRATED_CONTEXT.md"
-	lockFile  = ".state.json.lock"
+	lockFile       = ".state.json.lock"
 	// CorruptSuffix starts the name a bad state file is moved aside to.
 	CorruptSuffix = ".corrupt-"
 )
@@ -202,14 +204,14 @@ func (s *Store) Load(name string) (*State, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer root.close()
+	defer root.Close()
 	return s.loadIn(root, name)
 }
 
 // loadIn is Load with the root already open (List opens it once).
 func (s *Store) loadIn(root *dirRef, name string) (*State, error) {
 	path := func() string { return filepath.Join(s.Root, name, StateFile) } // for errors only
-	if data, ok, err := root.readBeneath(name+"/"+StateFile, MaxStateSize, stateWhat); ok {
+	if data, ok, err := root.ReadBeneath(name+"/"+StateFile, MaxStateSize, stateWhat); ok {
 		if err != nil {
 			return nil, asStateError(s.rel(path()), err)
 		}
@@ -219,15 +221,15 @@ func (s *Store) loadIn(root *dirRef, name string) (*State, error) {
 		}
 		return st, nil
 	}
-	d, err := root.child(name, false)
+	d, err := root.Child(name, false)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("session %s: %w", name, ErrNoSession)
 	}
 	if err != nil {
 		return nil, err
 	}
-	defer d.close()
-	data, err := d.readFile(StateFile, MaxStateSize, stateWhat)
+	defer d.Close()
+	data, err := d.ReadFile(StateFile, MaxStateSize, stateWhat)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("session %s: %w", name, ErrNoSession)
@@ -294,22 +296,22 @@ func (s *Store) Update(name, reason string, fn func(*State) error) (*State, erro
 	if err != nil {
 		return nil, err
 	}
-	defer root.close()
-	if _, err := root.lstat(name); errors.Is(err, fs.ErrNotExist) {
+	defer root.Close()
+	if _, err := root.Lstat(name); errors.Is(err, fs.ErrNotExist) {
 		mtime, rootFresh = s.index.rootFresh(s.Root)
-		if err := root.mkdir(name); err != nil && !errors.Is(err, fs.ErrExist) {
+		if err := root.Mkdir(name); err != nil && !errors.Is(err, fs.ErrExist) {
 			return nil, fmt.Errorf("session directory: %w", err)
 		}
 		created = true
 	}
 	// Everything below works on this descriptor: a link at the session's
 	// name is refused, and one swapped in later is never seen.
-	sd, err := root.child(name, false)
+	sd, err := root.Child(name, false)
 	if err != nil {
 		return nil, err
 	}
-	defer sd.close()
-	lock, err := sd.lock(lockFile)
+	defer sd.Close()
+	lock, err := sd.Lock(lockFile)
 	if err != nil {
 		return nil, fmt.Errorf("lock: %w", err)
 	}
@@ -336,7 +338,7 @@ func (s *Store) Update(name, reason string, fn func(*State) error) (*State, erro
 	}
 	if len(data) > MaxStateSize {
 		return nil, fmt.Errorf("refusing to write %s: the state would be %d bytes, over the %s limit for %s",
-			s.rel(path), len(data), sizeText(MaxStateSize), stateWhat)
+			s.rel(path), len(data), safefs.SizeText(MaxStateSize), stateWhat)
 	}
 
 	// A write that moves the session's pane or PID holds the index lock
@@ -365,7 +367,7 @@ func (s *Store) Update(name, reason string, fn func(*State) error) (*State, erro
 			testHookIndexed()
 		}
 	}
-	if err := sd.writeAtomic(StateFile, data, true); err != nil {
+	if err := sd.WriteAtomic(StateFile, data, true); err != nil {
 		return nil, fmt.Errorf("write %s: %w", s.rel(path), err)
 	}
 	s.stats.Writes.Add(1)
@@ -386,7 +388,7 @@ var testHookIndexed func()
 // A bad file — corrupt, oversized, or not a regular file at all — is moved
 // aside, never overwritten.
 func (s *Store) readLocked(d *dirRef, path string) (*State, error) {
-	data, err := d.readFile(StateFile, MaxStateSize, stateWhat)
+	data, err := d.ReadFile(StateFile, MaxStateSize, stateWhat)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &State{}, nil
 	}
@@ -468,7 +470,7 @@ func (s *Store) List() ([]Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer root.close()
+	defer root.Close()
 	// Loading is system calls and JSON; on more than one processor the
 	// sessions are loaded side by side (10,000 of them make a +status).
 	states := make([]*State, len(names))

@@ -23,6 +23,7 @@ import (
 	"github.com/superclaude/superclaude/internal/fleet"
 	"github.com/superclaude/superclaude/internal/guard"
 	"github.com/superclaude/superclaude/internal/handover"
+	"github.com/superclaude/superclaude/internal/termtext"
 	"github.com/superclaude/superclaude/internal/tmux"
 	"github.com/superclaude/superclaude/supervise"
 )
@@ -333,6 +334,10 @@ func supervised(o runOptions, args []string) (code int) {
 	if !profile.Scan(args).OneShot {
 		// Sessions only for interactive runs: `superclaude --version` must
 		// not leave a sessions directory behind.
+		if _, why, _ := config.SessionsDirWhy(); why != "" {
+			fmt.Fprintf(os.Stderr, "superclaude: not using ./sessions: %s; using your own sessions directory\n", termtext.Clean(why))
+			log.Warn("./sessions passed over", "why", why)
+		}
 		if store, err := openStore("supervisor"); err == nil {
 			store.Report = func(err error) { log.Warn("session store", "err", err) }
 			cfg.Store = store
@@ -401,6 +406,11 @@ func injectClaude(cfg *supervise.Config, log *slog.Logger) func() {
 		fmt.Fprintf(os.Stderr, "superclaude: %v; starting claude without superclaude's status line and hooks\n", err)
 		log.Warn("not injecting settings", "err", err)
 		return func() { os.RemoveAll(dir) }
+	}
+	for _, why := range l.Skipped {
+		// Said before the agent owns the terminal, as claude says it.
+		fmt.Fprintf(os.Stderr, "superclaude: not reading %s\n", termtext.Clean(why))
+		log.Warn("settings file skipped", "why", why)
 	}
 	cfg.Args = l.Args
 	cfg.Env = append(os.Environ(), envUserStatusLine+"="+l.UserStatusLine)

@@ -3,11 +3,14 @@ package claude
 import (
 	"embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/superclaude/superclaude/internal/safefs"
 )
 
 //go:embed all:plugin
@@ -34,7 +37,15 @@ type Launch struct {
 	// UserStatusLine is the user's own status-line command, which
 	// `superclaude +statusline` runs beside its own.
 	UserStatusLine string
+	// Skipped says, one line each, which settings files were passed over
+	// and why: a FIFO, a device, a link out of the project, another
+	// user's file, one over MaxSettings (see readSettingsFile).
+	Skipped []string
 }
+
+// MaxSettings bounds a settings file superclaude reads. Claude Code's are
+// a few KiB; a file past this is refused, as a FIFO or a device is.
+const MaxSettings = 1 << 20
 
 // Prepare writes, under dir (created 0700), the settings file that points
 // claude's status line and hooks at exe, and the plugin that ships the
@@ -58,7 +69,7 @@ func Prepare(dir, exe string, args []string, cwd, configDir string) (Launch, err
 	}
 	l := Launch{UserStatusLine: statusLineCommand(base)}
 	if l.UserStatusLine == "" {
-		l.UserStatusLine = userStatusLine(cwd, configDir)
+		l.UserStatusLine, l.Skipped = userStatusLine(cwd, configDir)
 	}
 
 	self := shellQuote(exe)
@@ -77,19 +88,34 @@ func Prepare(dir, exe string, args []string, cwd, configDir string) (Launch, err
 	}
 	base["hooks"] = hooks
 
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return Launch{}, err
-	}
-	l.SettingsFile = filepath.Join(dir, "settings.json")
 	b, err := json.MarshalIndent(base, "", "  ")
 	if err != nil {
 		return Launch{}, err
 	}
-	if err := os.WriteFile(l.SettingsFile, b, 0o600); err != nil {
+	// The launch directory is made anew and its files created, never
+	// opened: whatever was there — a dead supervisor's directory, or a
+	// link a neighbour planted while the runtime directory was open to
+	// others — is moved aside unfollowed, so nothing is written through
+	// it (internal/safefs).
+	if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
+		return Launch{}, err
+	}
+	parent, err := safefs.Open(filepath.Dir(dir), "")
+	if err != nil {
+		return Launch{}, err
+	}
+	defer parent.Close()
+	launch, err := parent.Fresh(filepath.Base(dir))
+	if err != nil {
+		return Launch{}, err
+	}
+	defer launch.Close()
+	l.SettingsFile = filepath.Join(dir, "settings.json")
+	if err := launch.Create("settings.json", b); err != nil {
 		return Launch{}, err
 	}
 	l.PluginDir = filepath.Join(dir, "plugin")
-	if err := writePlugin(l.PluginDir, exe); err != nil {
+	if err := writePlugin(launch, exe); err != nil {
 		return Launch{}, err
 	}
 	l.Args = append([]string{"--settings", l.SettingsFile, "--plugin-dir", l.PluginDir}, rest...)
@@ -130,7 +156,7 @@ func loadSettings(value, cwd string) (map[string]any, error) {
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(cwd, path)
 	}
-	b, err := os.ReadFile(path)
+	b, err := readSettingsFile("/", path)
 	if err != nil {
 		return nil, err
 	}
@@ -148,24 +174,39 @@ func statusLineCommand(settings map[string]any) string {
 
 // userStatusLine finds the status line claude would have used without
 // superclaude: local project settings, then project, then user settings.
-func userStatusLine(cwd, configDir string) string {
-	for _, p := range []string{
-		filepath.Join(cwd, ".claude", "settings.local.json"),
-		filepath.Join(cwd, ".claude", "settings.json"),
-		filepath.Join(configDir, "settings.json"),
+// A file that is there but cannot be used is skipped, and said.
+func userStatusLine(cwd, configDir string) (command string, skipped []string) {
+	for _, f := range []struct{ root, path string }{
+		{cwd, filepath.Join(cwd, ".claude", "settings.local.json")},
+		{cwd, filepath.Join(cwd, ".claude", "settings.json")},
+		{"/", filepath.Join(configDir, "settings.json")},
 	} {
-		b, err := os.ReadFile(p)
+		b, err := readSettingsFile(f.root, f.path)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
 		if err != nil {
+			skipped = append(skipped, err.Error())
 			continue
 		}
 		var v map[string]any
 		if json.Unmarshal(b, &v) == nil {
 			if c := statusLineCommand(v); c != "" {
-				return c
+				return c, skipped
 			}
 		}
 	}
-	return ""
+	return "", skipped
+}
+
+// readSettingsFile reads a settings file as claude would, but safely: a
+// project's (root: the project) may be a link within the project, never
+// out of it; the user's own and a --settings file (root "/") may be links
+// anywhere. Either must be a regular file of at most MaxSettings, the
+// user's or root's, not writable by everyone — never a FIFO, which would
+// hang the start, nor a device such as /dev/zero, which never ends.
+func readSettingsFile(root, path string) ([]byte, error) {
+	return safefs.ReadIn(root, path, MaxSettings, "a settings file")
 }
 
 // ConfigDir is claude's configuration directory: $CLAUDE_CONFIG_DIR, else
@@ -178,23 +219,44 @@ func ConfigDir() string {
 	return filepath.Join(home, ".claude")
 }
 
-// writePlugin extracts the embedded plugin into dir, with the path of the
-// superclaude binary written into the command text.
-func writePlugin(dir, exe string) error {
+// writePlugin extracts the embedded plugin into dir, the fresh launch
+// directory's plugin/, with the path of the superclaude binary written
+// into the command text. Every directory and file is created anew inside
+// the launch directory, none followed.
+func writePlugin(launch *safefs.Dir, exe string) error {
+	dirs := map[string]*safefs.Dir{".": launch}
+	defer func() {
+		for name, d := range dirs {
+			if name != "." {
+				d.Close()
+			}
+		}
+	}()
 	return fs.WalkDir(pluginFS, "plugin", func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		target := filepath.Join(dir, strings.TrimPrefix(path, "plugin"))
+		parent := dirs[filepath.Dir(path)]
+		if parent == nil {
+			return fmt.Errorf("plugin: no directory for %s", path)
+		}
 		if d.IsDir() {
-			return os.MkdirAll(target, 0o700)
+			if err := parent.Mkdir(d.Name()); err != nil {
+				return err
+			}
+			sub, err := parent.Child(d.Name(), false)
+			if err != nil {
+				return err
+			}
+			dirs[path] = sub
+			return nil
 		}
 		b, err := pluginFS.ReadFile(path)
 		if err != nil {
 			return err
 		}
 		text := strings.NewReplacer("{{SUPERCLAUDE}}", shellQuote(exe), "{{SESSION_COMMAND}}", SessionCommand).Replace(string(b))
-		return os.WriteFile(target, []byte(text), 0o600)
+		return parent.Create(d.Name(), []byte(text))
 	})
 }
 

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"github.com/superclaude/superclaude/internal/safefs"
 	"github.com/superclaude/superclaude/internal/tmux"
 	"github.com/superclaude/superclaude/proc"
 )
@@ -60,16 +61,33 @@ const (
 // link: cmd/superclaude's activateTarget); the lookup index
 // (IndexDir) finds sessions in every root.
 func SessionsDir() (string, error) {
+	dir, _, err := SessionsDirWhy()
+	return dir, err
+}
+
+// SessionsDirWhy is SessionsDir, and why a project's ./sessions was passed
+// over ("" when it was not): one that belongs to another user, or that
+// every user may write to, could hold state that steers the agent (a
+// restart prompt, a conversation to resume), so the user's own sessions
+// directory is used instead, and the caller says so.
+func SessionsDirWhy() (dir, why string, err error) {
 	if d := os.Getenv(EnvSessionsDir); d != "" {
-		return filepath.Abs(d)
+		dir, err = filepath.Abs(d)
+		return dir, "", err
 	}
 	// Lstat: a cloned repository can ship sessions -> /elsewhere, and
 	// nothing the user chose would then send state there. A link is used
 	// only when named in $SUPERCLAUDE_SESSIONS_DIR.
 	if fi, err := os.Lstat("sessions"); err == nil && fi.IsDir() {
-		return filepath.Abs("sessions")
+		if err := safefs.CheckPath("sessions"); err != nil {
+			why = err.Error()
+		} else {
+			dir, err = filepath.Abs("sessions")
+			return dir, "", err
+		}
 	}
-	return UserSessionsDir()
+	dir, err = UserSessionsDir()
+	return dir, why, err
 }
 
 // UserSessionsDir is the user's own sessions directory: <state

@@ -20,6 +20,7 @@ var layer = map[string]int{
 	"internal/tmux":       0,
 	"internal/termtext":   0,
 	"internal/claudeargs": 0,
+	"internal/safefs":     0,
 
 	"internal/handover": 1,
 

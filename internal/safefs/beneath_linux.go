@@ -1,4 +1,4 @@
-package state
+package safefs
 
 import (
 	"errors"
@@ -7,13 +7,15 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// readBeneath reads the regular file at rel, a relative path below d, with
+// ReadBeneath reads the regular file at rel, a relative path below d, with
 // one openat2(2) that refuses a link anywhere on the way (and any step out
-// of d): the walk of safefile.go in one system call instead of an open and
-// a close per directory. ok is false when openat2 fails — a link, a
-// missing file, a kernel older than 5.6 — and the caller then walks step
-// by step, which also says precisely what is wrong.
-func (d *dirRef) readBeneath(rel string, limit int64, what string) (data []byte, ok bool, err error) {
+// of d): the walk in one system call instead of an open and a close per
+// directory. ok is false when openat2 fails — a link, a missing file, a
+// kernel older than 5.6 — and the caller then walks step by step, which
+// also says precisely what is wrong. The directories on the way are not
+// checked for their owner (the file is, and a neighbour cannot make a
+// file of the user's).
+func (d *Dir) ReadBeneath(rel string, limit int64, what string) (data []byte, ok bool, err error) {
 	if noOpenat2.Load() {
 		return nil, false, nil
 	}

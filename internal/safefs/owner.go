@@ -1,0 +1,74 @@
+package safefs
+
+import (
+	"fmt"
+	"os"
+
+	"golang.org/x/sys/unix"
+)
+
+// euid is the user superclaude runs as, whose files it trusts.
+var euid = os.Geteuid()
+
+// trusted reports whether a file or directory of uid may be used: the
+// user's own, or root's (root is no neighbour to fear: it can do anything
+// already; a system may provide configuration, or a read-only sessions
+// directory, as root). superclaude writes only to the user's own.
+func trusted(uid uint32) bool { return int(uid) == euid || uid == 0 }
+
+// checkStat applies the owner and mode rules to what fstat said of the
+// file or directory at path: it must be trusted, and must not be writable
+// by every user — anyone could have put its content there, or swap what
+// a directory holds. write asks for the user's own.
+func checkStat(path string, st *unix.Stat_t, write bool) error {
+	if !trusted(st.Uid) || (write && int(st.Uid) != euid) {
+		return &Problem{Path: path, Kind: ErrUnsafe,
+			Text: fmt.Sprintf("belongs to uid %d, not to you (uid %d), and superclaude uses no other user's files here", st.Uid, euid)}
+	}
+	if st.Mode&0o002 != 0 {
+		return &Problem{Path: path, Kind: ErrUnsafe,
+			Text: fmt.Sprintf("is writable by every user (mode %04o), so anyone could have changed it; superclaude does not use it (chmod o-w to allow it)", st.Mode&0o7777)}
+	}
+	return nil
+}
+
+// CheckDir applies the owner and mode rules to the directory open as fd
+// (at path, for messages).
+func CheckDir(fd int, path string) error {
+	var st unix.Stat_t
+	if err := fstat(fd, &st); err != nil {
+		return &os.PathError{Op: "fstat", Path: path, Err: err}
+	}
+	return checkStat(path, &st, false)
+}
+
+// CheckPath applies the owner and mode rules to the directory or file at
+// path, following links in it (a trusted base directory, as the user
+// named it).
+func CheckPath(path string) error {
+	var st unix.Stat_t
+	if err := unix.Stat(path, &st); err != nil {
+		return &os.PathError{Op: "stat", Path: path, Err: err}
+	}
+	return checkStat(path, &st, false)
+}
+
+// tighten makes a file of the user's own that others may read or write
+// private (0600) before superclaude writes to it: a log or event file
+// left open to the group or everyone would show them what the agent was
+// told.
+func tighten(fd int, st *unix.Stat_t) error {
+	if st.Mode&0o077 == 0 {
+		return nil
+	}
+	return unix.Fchmod(fd, 0o600)
+}
+
+func fstat(fd int, st *unix.Stat_t) error {
+	for {
+		err := unix.Fstat(fd, st)
+		if err != unix.EINTR {
+			return err
+		}
+	}
+}

@@ -1,0 +1,138 @@
+package safefs
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func TestReadInFollowsLinksOnlyInsideTheTree(t *testing.T) {
+	root := t.TempDir()
+	outside := filepath.Join(t.TempDir(), "out.json")
+	os.WriteFile(outside, []byte("out"), 0o600)
+	os.MkdirAll(filepath.Join(root, "a", "b"), 0o700)
+	os.WriteFile(filepath.Join(root, "a", "real.json"), []byte("in"), 0o600)
+	os.Symlink("../real.json", filepath.Join(root, "a", "b", "rel.json"))
+	os.Symlink(filepath.Join(root, "a", "real.json"), filepath.Join(root, "abs.json"))
+	os.Symlink("b", filepath.Join(root, "a", "c"))
+	os.Symlink(outside, filepath.Join(root, "out.json"))
+	os.Symlink("../../..", filepath.Join(root, "a", "up"))
+	os.Symlink("loop", filepath.Join(root, "loop"))
+	syscall.Mkfifo(filepath.Join(root, "fifo"), 0o600)
+	for _, tc := range []struct {
+		path, want, err string
+	}{
+		{"a/real.json", "in", ""},
+		{"a/b/rel.json", "in", ""},
+		{"abs.json", "in", ""},
+		{"a/c/rel.json", "in", ""},
+		{"out.json", "", "outside"},
+		{"a/up/etc/passwd", "", "leads out"},
+		{"loop", "", "too many symbolic links"},
+		{"fifo", "", "is a FIFO, not a regular file"},
+		{"missing", "", "no such file"},
+	} {
+		b, err := ReadIn(root, filepath.Join(root, tc.path), 16, "a test file")
+		if tc.err == "" && (err != nil || string(b) != tc.want) || tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)) {
+			t.Errorf("ReadIn(%s) = %q, %v; want %q, %q", tc.path, b, err, tc.want, tc.err)
+		}
+	}
+	big := filepath.Join(root, "big")
+	os.WriteFile(big, make([]byte, 17), 0o600)
+	if _, err := ReadIn(root, big, 16, "a test file"); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("a file over the limit: %v", err)
+	}
+	if _, err := ReadIn(root, outside, 16, "x"); err == nil {
+		t.Error("a path outside the root was read")
+	}
+}
+
+func TestOwnerAndModeAreChecked(t *testing.T) {
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "open"), []byte("x"), 0o600)
+	os.Chmod(filepath.Join(root, "open"), 0o666)
+	if _, err := ReadIn(root, filepath.Join(root, "open"), 16, "x"); !errors.Is(err, ErrUnsafe) || !strings.Contains(err.Error(), "writable by every user") {
+		t.Fatalf("a file every user may write: %v", err)
+	}
+	os.Mkdir(filepath.Join(root, "d"), 0o777)
+	os.Chmod(filepath.Join(root, "d"), 0o777)
+	d, err := Open(root, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if _, err := d.Child("d", false); !errors.Is(err, ErrUnsafe) {
+		t.Fatalf("a directory every user may write: %v", err)
+	}
+	// A file of the user's that others may read is made private before
+	// it is written.
+	os.WriteFile(filepath.Join(root, "log"), nil, 0o644)
+	os.Chmod(filepath.Join(root, "log"), 0o644)
+	if err := d.AppendLine("log", []byte("secret\n")); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Stat(filepath.Join(root, "log")); fi.Mode().Perm() != 0o600 {
+		t.Fatalf("log left %v", fi.Mode().Perm())
+	}
+	if os.Getuid() == 0 {
+		os.WriteFile(filepath.Join(root, "theirs"), []byte("x"), 0o644)
+		os.Chown(filepath.Join(root, "theirs"), 65534, 65534)
+		if _, err := d.ReadFile("theirs", 16, "x"); !errors.Is(err, ErrUnsafe) || !strings.Contains(err.Error(), "belongs to uid 65534") {
+			t.Fatalf("another user's file: %v", err)
+		}
+	}
+}
+
+func TestFreshMovesAsideWhatWasThere(t *testing.T) {
+	parent := t.TempDir()
+	victim := filepath.Join(t.TempDir(), "victim")
+	os.Symlink(victim, filepath.Join(parent, "launch"))
+	d, err := Open(parent, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	l, err := d.Fresh("launch")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Create("settings.json", []byte("{}")); err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+	if _, err := os.Lstat(victim); !os.IsNotExist(err) {
+		t.Fatalf("written through the link: %v", err)
+	}
+	if names, _ := os.ReadDir(parent); len(names) != 1 {
+		t.Fatalf("left in the parent: %v", names)
+	}
+	if err := d.Create(filepath.Join("launch", "settings.json"), nil); err == nil {
+		t.Fatal("Create wrote over an existing file")
+	}
+}
+
+func TestRemoveStaleTempsKeepsFreshOnes(t *testing.T) {
+	dir := t.TempDir()
+	old := filepath.Join(dir, "..state.json"+TempPrefix+"old")
+	fresh := filepath.Join(dir, "..state.json"+TempPrefix+"new")
+	for _, p := range []string{old, fresh, filepath.Join(dir, ".state.json")} {
+		os.WriteFile(p, nil, 0o600)
+	}
+	then := time.Now().Add(-time.Hour)
+	os.Chtimes(old, then, then)
+	d, _ := Open(dir, "")
+	defer d.Close()
+	if n := d.RemoveStaleTemps(time.Minute, time.Now()); n != 1 {
+		t.Fatalf("removed %d", n)
+	}
+	if _, err := os.Stat(old); !os.IsNotExist(err) {
+		t.Fatal("the stale temporary file is still there")
+	}
+	if _, err := os.Stat(fresh); err != nil {
+		t.Fatal("a writer's fresh temporary file was removed")
+	}
+}
