@@ -276,9 +276,12 @@ func decide(e Exit, st *state.State, pol Policy) Plan {
 		return Plan{Action: Stop, ExitCode: e.Code, Reason: "one-shot run: the agent " + e.Exit.String()}
 	}
 	if st != nil && st.KillRequested {
-		p := Plan{Action: Fresh, Prompt: st.RestartPrompt, Overflow: true, Cause: CauseRestarted, Reason: "overflow restart requested"}
+		// The reason becomes the handoff the fresh agent is told of and a
+		// line of +why: it says what happened, and only that.
+		p := Plan{Action: Fresh, Prompt: st.RestartPrompt, Overflow: true, Cause: CauseRestarted,
+			Reason: "the context window filled up: a fresh start with the continuation prompt"}
 		if !st.Overflowed {
-			p.Reason = "restart requested (the context had not overflowed)"
+			p.Reason = "a restart was asked for: a fresh start with the continuation prompt"
 		}
 		return p
 	}

@@ -389,15 +389,16 @@ func writeStatus(w io.Writer, stores []*state.Store, keep func(state.Session) bo
 
 func whyCommand() *cobra.Command {
 	var dir, fleetFile string
-	var asJSON, follow bool
+	var asJSON, follow, verbose bool
 	cmd := &cobra.Command{
 		Use:   "+why [session]",
 		Short: "the session's event log as readable lines: every kill and restart, its reason and actor (default: this pane's session)",
 		Long: `Print a session's event log as readable lines: every transition, kill,
 restart and agent exit, with its cause, reason and actor. The session is a
 name or a session directory; with none, this agent's session or this pane's.
--f follows the log as it grows; --json prints the events as JSON, one per
-line.`,
+-f follows the log as it grows; --verbose prints each event as recorded
+(the actor, the reason, every changed field of .state.json with its old and
+new value); --json prints the events as JSON, one per line.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			sess, err := whySession(dir, fleetFile, args)
@@ -414,7 +415,11 @@ line.`,
 					_, err = fmt.Fprintf(out, "%s\n", b)
 					return err
 				}
-				_, err := fmt.Fprintln(out, cli.FormatEvent(ev))
+				format := cli.FormatEvent
+				if verbose {
+					format = cli.FormatEventVerbose
+				}
+				_, err := fmt.Fprintln(out, format(ev))
 				return err
 			}
 			evs, err := sess.Store.Events(sess.Name)
@@ -463,6 +468,7 @@ line.`,
 	sessionsFlags(cmd, &dir, &fleetFile)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the events as JSON, one per line")
 	cmd.Flags().BoolVarP(&follow, "follow", "f", false, "keep printing events as they come")
+	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "print each event as recorded: its actor, reason, and every changed field of .state.json with its old and new value")
 	return cmd
 }
 

@@ -90,8 +90,15 @@ func SessionStart(in HookInput, sess *state.Session) Answer {
 	case "startup":
 		dehydrated := filepath.Join(sess.Dir, state.DehydratedFile)
 		if _, err := os.Stat(dehydrated); err == nil && (st.Lifecycle == state.Restarting || st.Overflowed || st.Handoff != "") {
-			notes = append(notes, fmt.Sprintf("superclaude: this is a fresh context after an overflow restart of %s. "+
-				"Your previous context is saved in %s; %s continue restores it.", where, dehydrated, SessionCommand))
+			// Said as it happened: a restart someone asked for (+session
+			// restart, the dashboard) is no overflow, and the model was
+			// once told both at once.
+			why := "superclaude restarted the agent because the context window had filled up"
+			if !st.Overflowed {
+				why = "the agent was restarted on request"
+			}
+			notes = append(notes, fmt.Sprintf("superclaude: this is a fresh context in %s: %s. "+
+				"Your previous context is saved in %s; %s continue restores it.", where, why, dehydrated, SessionCommand))
 			if st.Handoff != "" {
 				// The handoff marker (seed 001): the dehydrate and restart
 				// in the saved context were the predecessor's, and done.

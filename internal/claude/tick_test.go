@@ -114,3 +114,34 @@ func TestHandoffMarkerIsDeliveredOnce(t *testing.T) {
 		t.Fatalf("the marker was delivered twice: %q", a.Context)
 	}
 }
+
+// Regression, issue 19: a fresh agent after a restart someone asked for
+// (+session restart, the dashboard) was told it was "a fresh context after
+// an overflow restart (the context had not overflowed)". It is now told
+// what happened, and only that.
+func TestFreshContextIsToldWhyItWasRestarted(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		overflowed bool
+		handoff    string
+		want, not  string
+	}{
+		{"asked for", false, "a restart was asked for: a fresh start with the continuation prompt", "restarted on request", "overflow"},
+		{"overflow", true, "the context window filled up: a fresh start with the continuation prompt", "the context window had filled up", "on request"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, _ := tickStore(t)
+			if _, err := s.Update("S", "test", func(st *state.State) error {
+				st.Handoff, st.Lifecycle, st.Overflowed = tc.handoff, state.Restarting, tc.overflowed
+				return nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+			os.WriteFile(filepath.Join(s.Root, "S", state.DehydratedFile), []byte("x"), 0o600)
+			a, err := Hook("session-start", hook(t, "hook-SessionStart.json", nil), loadSession(t, s), Policy{})
+			if err != nil || !strings.Contains(a.Context, tc.want) || strings.Contains(strings.ToLower(a.Context), tc.not) {
+				t.Fatalf("SessionStart told the fresh agent: %q (%v); want %q, not %q", a.Context, err, tc.want, tc.not)
+			}
+		})
+	}
+}

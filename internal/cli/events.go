@@ -3,21 +3,36 @@ package cli
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/superclaude/superclaude/internal/termtext"
 	"github.com/superclaude/superclaude/state"
 )
 
 // FormatEvent renders one event of the log as a line a person reads:
-// when, who, what happened and why. The line is passed through
-// termtext.Clean: the event's text comes from the state and from whoever
-// wrote the log, and must not carry an escape sequence or a line break.
+// when, who, and what happened and why, in words — never the state file's
+// field names (Describe). The raw event is FormatEventVerbose's
+// (`+why --verbose`) and `+why --json`'s.
 //
-//	2026-11-21 22:22:33  hook pre-tool-use   overflowed: false → true
-//	2026-11-21 22:22:33  supervisor          the agent exited (exit 143, killed by superclaude) → fresh: overflow restart requested
+//	2026-11-21 22:22:33  claude       the context window is full: tools are refused until the agent saves its work and restarts
+//	2026-11-21 22:22:40  superclaude  the agent exited with 143, stopped by superclaude; next: a fresh start with the continuation prompt — an overflow restart was asked for
+//
+// The line is passed through termtext.Clean: the event's text comes from
+// the state and from whoever wrote the log, and must not carry an escape
+// sequence or a line break.
 func FormatEvent(ev state.Event) string {
-	when := ev.Time.Local().Format("2006-01-02 15:04:05")
+	return termtext.Clean(fmt.Sprintf("%s  %-11s  %s", when(ev.Time), Who(ev.Actor), Describe(ev)))
+}
+
+// FormatEventVerbose renders one event with everything it records: the
+// actor as written, the reason, and each changed field of the state file
+// with its old and new value — what a person debugging superclaude, or
+// reporting a bug, wants to see.
+//
+//	2026-11-21 22:22:33  hook pre-tool-use   hook pre-tool-use: overflowed: false → true
+func FormatEventVerbose(ev state.Event) string {
 	var what string
 	switch ev.Kind {
 	case "transition":
@@ -25,37 +40,340 @@ func FormatEvent(ev state.Event) string {
 		if ev.Reason != "" {
 			what = ev.Reason + ": " + what
 		}
-	case "agent-start":
-		what = fmt.Sprintf("started the agent (pid %v, %v)", ev.Detail["pid"], ev.Detail["plan"])
-		if ev.Reason != "" {
-			what += ": " + ev.Reason
-		}
-	case "agent-exit":
-		how := fmt.Sprint(ev.Detail["exit"])
-		if ev.Detail["killedByUs"] == true {
-			how += ", killed by superclaude"
-		}
-		if n, ok := ev.Detail["swept"].(float64); ok && n > 0 {
-			how += fmt.Sprintf(", %d leftover processes swept", int(n))
-		}
-		if cause, _ := ev.Detail["cause"].(string); cause != "" {
-			how = cause + ": " + how
-		}
-		what = fmt.Sprintf("the agent ended (%s) → %v: %s", how, ev.Detail["decision"], ev.Reason)
-	case "restart":
-		what = "restart asked for: " + ev.Reason
-		if ms, ok := ev.Detail["waitedMs"].(float64); ok && ms >= 1 {
-			what += fmt.Sprintf(" (waited %.1f s for claude to finish its turn)", ms/1000)
-		}
-	case "quarantine":
-		what = "state file kept aside: " + ev.Reason
 	default:
 		what = ev.Kind
 		if ev.Reason != "" {
 			what += ": " + ev.Reason
 		}
+		if len(ev.Detail) > 0 {
+			what += " " + describeDetail(ev.Detail)
+		}
 	}
-	return termtext.Clean(fmt.Sprintf("%s  %-18s  %s", when, ev.Actor, what))
+	return termtext.Clean(fmt.Sprintf("%s  %-18s  %s", when(ev.Time), ev.Actor, what))
+}
+
+func when(t time.Time) string { return t.Local().Format("2006-01-02 15:04:05") }
+
+// Who names an event's actor for a person: superclaude itself (its
+// supervisor and watchdog), claude (its status line and hooks, which
+// superclaude answers for it), or the command that was run (`+session
+// activate`, usually by a skill in claude's Bash tool, or by a person).
+func Who(actor string) string {
+	switch {
+	case actor == "supervisor", actor == "watchdog", actor == "superclaude":
+		return "superclaude"
+	case actor == "statusline", strings.HasPrefix(actor, "hook "):
+		return "claude"
+	case strings.HasPrefix(actor, "session "), actor == "log", actor == "resume", actor == "history":
+		return Prefix + actor
+	}
+	return actor
+}
+
+// Describe says what an event records, for a person: what happened, then
+// why, in words. It is what +why and the dashboard's LAST EVENT show.
+func Describe(ev state.Event) string {
+	switch ev.Kind {
+	case "transition":
+		return describeTransition(ev.Reason, ev.Changes)
+	case "agent-start":
+		how := "with a fresh context"
+		switch ev.Detail["plan"] {
+		case "resume":
+			how = "resuming its conversation"
+			if c, _ := ev.Detail["conversation"].(string); c != "" {
+				how += " " + shortID(c)
+			}
+		case "fresh", nil:
+		default:
+			how = fmt.Sprint(ev.Detail["plan"])
+		}
+		what := "started the agent " + how
+		if pid, ok := ev.Detail["pid"].(float64); ok && pid > 0 {
+			what = fmt.Sprintf("started the agent (pid %d) %s", int(pid), how)
+		}
+		return joinWhy(what, ev.Reason)
+	case "agent-exit":
+		how := "ended"
+		switch e := ev.Detail["exit"].(type) {
+		case string:
+			if e != "" {
+				how = e
+			}
+		case float64, int:
+			how = fmt.Sprintf("exited with %v", e)
+		}
+		what := "the agent " + how
+		if ev.Detail["killedByUs"] == true {
+			what += ", stopped by superclaude"
+		}
+		if n, ok := ev.Detail["swept"].(float64); ok && n > 0 {
+			what += fmt.Sprintf("; %d processes it left behind were ended", int(n))
+		}
+		if next := nextStep(ev.Detail["decision"]); next != "" {
+			what += "; next: " + next
+		}
+		return joinWhy(what, ev.Reason)
+	case "restart":
+		what := "a restart was asked for"
+		if ms, ok := ev.Detail["waitedMs"].(float64); ok && ms >= 1 {
+			what += fmt.Sprintf(" (waited %.1f s for claude to finish its turn)", ms/1000)
+		}
+		return joinWhy(what, plainReason(ev.Reason))
+	case "quarantine":
+		return joinWhy("the state file could not be read, so it was kept aside and a new one started", ev.Reason)
+	case "resume-choice":
+		return "the person chose: " + map[string]string{"resume": "resume the conversation", "new": "a new conversation",
+			"abort": "abort (no agent started)"}[ev.Reason]
+	}
+	if ev.Reason != "" {
+		return ev.Reason
+	}
+	return strings.ReplaceAll(ev.Kind, "-", " ")
+}
+
+// nextStep words the supervisor's decision after an agent exited.
+func nextStep(decision any) string {
+	switch decision {
+	case "stop":
+		return "superclaude stops"
+	case "fresh":
+		return "a fresh start"
+	case "resume":
+		return "resuming the conversation"
+	case "backoff":
+		return "a restart after a pause"
+	case nil, "":
+		return ""
+	}
+	return fmt.Sprint(decision)
+}
+
+// joinWhy is "what — why", or what alone.
+func joinWhy(what, why string) string {
+	if why == "" || why == what {
+		return what
+	}
+	return what + " — " + why
+}
+
+// headline words the transitions whose reason says more than their
+// fields do, and names the fields it already says; ok is false for the
+// other reasons.
+func headline(reason string) (text string, covered []string, ok bool) {
+	switch {
+	case reason == "activate (the supervisor's own session)":
+		return "superclaude opened a session of its own for the agent (no skill activated one)",
+			[]string{"auto", "lifecycle", "pid", "sessionId"}, true
+	case reason == "activate":
+		return "the session was activated", []string{"lifecycle", "pid", "auto"}, true
+	case strings.HasPrefix(reason, "activate "):
+		return "skill " + strings.TrimPrefix(reason, "activate ") + " activated the session",
+			[]string{"skill", "lifecycle", "pid", "auto"}, true
+	case reason == "hook session-start: the handoff marker delivered":
+		return "the new agent was told that its predecessor's save and restart are done", []string{"handoff"}, true
+	case reason == "restart requested":
+		return "a restart was asked for: the next agent starts with a fresh context and the continuation prompt",
+			[]string{"killRequested", "restartPrompt", "sessionId"}, true
+	case reason == "reset: the progress breaker re-armed":
+		return "re-armed (+session reset): superclaude restarts the agent again when it ends", []string{"halted"}, true
+	case reason == "deactivate":
+		return "the skill completed the session", []string{"lifecycle"}, true
+	case strings.HasPrefix(reason, "halted: "):
+		return "HALTED, superclaude no longer restarts the agent: " + strings.TrimPrefix(reason, "halted: ") +
+			" (+session reset re-arms it)", []string{"halted", "lastExit"}, true
+	case strings.HasPrefix(reason, "supervisor start: "):
+		return "superclaude started: " + strings.TrimPrefix(reason, "supervisor start: "), []string{"lifecycle", "pid"}, true
+	}
+	return "", nil, false
+}
+
+// describeTransition words a state change: a headline for the reasons
+// that have one, else the reason made plain, and then what changed, in
+// words (fieldPhrase).
+func describeTransition(reason string, changes map[string][2]any) string {
+	head, covered := plainReason(reason), map[string]bool{}
+	if text, fields, ok := headline(reason); ok {
+		head = text
+		for _, f := range fields {
+			covered[f] = true
+		}
+	}
+	var phrases []string
+	for _, k := range orderedKeys(changes) {
+		if covered[k] {
+			continue
+		}
+		if p := fieldPhrase(k, changes[k][0], changes[k][1]); p != "" {
+			phrases = append(phrases, p)
+		}
+	}
+	what := strings.Join(phrases, "; ")
+	switch {
+	case head == "":
+		return what
+	case what == "":
+		return head
+	}
+	return head + ": " + what
+}
+
+// plainReason drops from a reason what Who already says (the hook's or
+// status line's name) and words superclaude's own shorthands.
+func plainReason(reason string) string {
+	switch {
+	case reason == "status line", reason == "agent status", reason == "update":
+		return ""
+	case strings.HasPrefix(reason, "hook "):
+		_, rest, ok := strings.Cut(reason, ": ")
+		if !ok {
+			return ""
+		}
+		return rest
+	case strings.HasPrefix(reason, "taken over by "):
+		return "a skill's session took over (" + strings.TrimPrefix(reason, "taken over by ") + "): this one is done"
+	case strings.HasPrefix(reason, "target "):
+		return "the status line shows " + strings.TrimPrefix(reason, "target ")
+	}
+	return reason
+}
+
+// fieldOrder is the order a transition's changes are said in: the most
+// telling first. Fields not listed come after, by name.
+var fieldOrder = []string{"halted", "overflowed", "limit", "lastExit", "killRequested", "lifecycle", "sessionId",
+	"restartPrompt", "handoff", "skill", "currentPhase", "fleetPaneId", "pid", "auto"}
+
+func orderedKeys(changes map[string][2]any) []string {
+	rank := map[string]int{}
+	for i, k := range fieldOrder {
+		rank[k] = i + 1
+	}
+	keys := make([]string, 0, len(changes))
+	for k := range changes {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		ri, rj := rank[keys[i]], rank[keys[j]]
+		if ri == 0 {
+			ri = len(fieldOrder) + 1
+		}
+		if rj == 0 {
+			rj = len(fieldOrder) + 1
+		}
+		if ri != rj {
+			return ri < rj
+		}
+		return keys[i] < keys[j]
+	})
+	return keys
+}
+
+// fieldPhrase words one change of a state field, old to new (nil: absent).
+// A field this does not know is named as changed: a new field still shows,
+// and --verbose has its values.
+func fieldPhrase(field string, old, new any) string {
+	s := func(v any) string {
+		switch v := v.(type) {
+		case nil:
+			return ""
+		case float64: // JSON's numbers: a PID is no 1.7e+06
+			return strconv.FormatFloat(v, 'f', -1, 64)
+		}
+		return fmt.Sprint(v)
+	}
+	or := func(word, raw string) string {
+		if word == "" {
+			return raw
+		}
+		return word
+	}
+	o, n := s(old), s(new)
+	set, cleared := n != "" && n != "false" && n != "0", n == "" || n == "false" || n == "0"
+	switch field {
+	case "sessionId":
+		switch {
+		case cleared:
+			return "its conversation let go (the next agent starts a new one)"
+		case o != "":
+			return "the agent is in conversation " + shortID(n) + " (was " + shortID(o) + ")"
+		}
+		return "the agent is in conversation " + shortID(n)
+	case "lifecycle":
+		return or(map[string]string{
+			"active": "active", "completed": "completed", "dehydrating": "saving what the agent was doing",
+			"restarting": "restarting the agent", "resuming": "resuming the conversation",
+		}[n], "now "+n)
+	case "overflowed":
+		if set {
+			return "the context window is full: tools are refused until the agent saves its work and restarts"
+		}
+		return "the context window is no longer marked full"
+	case "killRequested":
+		if set {
+			return "a restart is under way"
+		}
+		return "the restart is done"
+	case "pid":
+		if set {
+			return "run by superclaude pid " + n
+		}
+		return "no longer run by a supervisor"
+	case "fleetPaneId":
+		if set {
+			return "the session of pane " + n
+		}
+		return "no longer the session of pane " + o
+	case "skill":
+		if set {
+			return "skill " + n
+		}
+		return "no skill"
+	case "currentPhase":
+		if set {
+			return "phase " + n
+		}
+		return "no phase"
+	case "restartPrompt":
+		if set {
+			return "the continuation prompt for the next agent is written"
+		}
+		return "the continuation prompt was handed to the new agent"
+	case "auto":
+		if set {
+			return "superclaude's own session (no skill activated one)"
+		}
+		return "now a skill's session"
+	case "limit":
+		if set {
+			return "waiting out the " + n
+		}
+		return "the " + o + " is over"
+	case "halted":
+		if set {
+			return "HALTED, superclaude no longer restarts the agent: " + n + " (+session reset re-arms it)"
+		}
+		return "re-armed"
+	case "lastExit":
+		return "the agent " + or(map[string]string{
+			"crash": "crashed", "limit": "stopped at a usage limit", "no-progress": "ended without making progress",
+			"user-exit": "was exited by the person", "stopped": "was stopped", "restarted": "was restarted",
+		}[n], "ended: "+n)
+	case "handoff":
+		if set {
+			return "the next agent will be told its predecessor saved its work"
+		}
+		return "the new agent was told its predecessor's save and restart are done"
+	}
+	return field + " changed"
+}
+
+// shortID shortens a conversation id to its first 8 characters: enough to
+// tell conversations apart on a screen (+history shows them whole).
+func shortID(id string) string {
+	if len(id) > 8 {
+		return id[:8] + "…"
+	}
+	return id
 }
 
 func describeChanges(changes map[string][2]any) string {
@@ -77,6 +395,20 @@ func describeChanges(changes map[string][2]any) string {
 		}
 	}
 	return strings.Join(parts, ", ")
+}
+
+// describeDetail renders an event's details as key=value, sorted.
+func describeDetail(detail map[string]any) string {
+	keys := make([]string, 0, len(detail))
+	for k := range detail {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, 0, len(keys))
+	for _, k := range keys {
+		parts = append(parts, k+"="+short(detail[k]))
+	}
+	return "(" + strings.Join(parts, ", ") + ")"
 }
 
 func short(v any) string {

@@ -149,15 +149,10 @@ func rowOf(sess state.Session, alive bool, now time.Time, ev *state.Event) Row {
 	return r
 }
 
-// eventText is an event as +why renders it, without its time, on one
-// line.
+// eventText is an event as +why words it (cli.Describe), without its time
+// and actor, on one line.
 func eventText(ev state.Event) string {
-	line := cli.FormatEvent(ev)
-	// FormatEvent starts with the local time and two spaces.
-	if when := ev.Time.Local().Format("2006-01-02 15:04:05") + "  "; strings.HasPrefix(line, when) {
-		line = line[len(when):]
-	}
-	return strings.Join(strings.Fields(line), " ")
+	return strings.Join(strings.Fields(cli.Describe(ev)), " ")
 }
 
 // Why reads the session's events from its root's log.

@@ -104,7 +104,7 @@ func TestRowsReadEveryRootTheIndexKnows(t *testing.T) {
 		live.Limit != "usage" || !live.LimitUntil.Equal(time.Date(2026, 11, 22, 13, 0, 0, 0, time.UTC)) {
 		t.Errorf("live row's optional values: cost %v, input %v, limit %q %v", live.Cost, live.NeedsInput, live.Limit, live.LimitUntil)
 	}
-	if !strings.HasPrefix(live.LastEvent, "test started the agent (pid 5, fresh): first") {
+	if !strings.HasPrefix(live.LastEvent, "started the agent (pid 5) with a fresh context — first") {
 		t.Errorf("live row's last event %q", live.LastEvent)
 	}
 	// A stopped agent waits for nobody, whatever it last reported.
@@ -112,7 +112,7 @@ func TestRowsReadEveryRootTheIndexKnows(t *testing.T) {
 		t.Errorf("gone row %+v", gone)
 	}
 	// Its last event is its activation, a transition.
-	if !strings.Contains(gone.LastEvent, "activate implement") {
+	if gone.LastEvent != "skill implement activated the session" {
 		t.Errorf("gone row's last event %q", gone.LastEvent)
 	}
 }
@@ -313,8 +313,8 @@ func TestWhyFormatsTheSessionsEvents(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(lines) != 2 || !strings.Contains(lines[0], "activate implement") ||
-		!strings.Contains(lines[1], "the agent ended (143, killed by superclaude) → fresh: overflow restart requested") {
+	if len(lines) != 2 || !strings.Contains(lines[0], "skill implement activated the session") ||
+		!strings.Contains(lines[1], "the agent exited with 143, stopped by superclaude; next: a fresh start — overflow restart requested") {
 		t.Fatalf("why lines:\n%s", strings.Join(lines, "\n"))
 	}
 }

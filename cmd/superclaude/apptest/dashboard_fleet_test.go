@@ -212,7 +212,7 @@ env = { REEXEC_ROLE = "fakeagent", FAKE_AGENT_LOG = %q, FAKE_AGENT_SUPERCLAUDE =
 	why := w.screen()
 	t.Logf("+why:\n%s", why)
 	if !strings.Contains(line(why, "+why"), "pane work:main:B") || strings.Count(why, "started the agent") != 2 ||
-		!strings.Contains(why, "restart requested: killRequested: false → true") {
+		!strings.Contains(why, "a restart was asked for: the next agent starts with a fresh context") {
 		t.Errorf("+why of pane B does not show the restart:\n%s", why)
 	}
 	w.tmux("send-keys", "-t", "=dash:", "q")
