@@ -86,7 +86,7 @@ func TestWhyDefaultsJSONAndFollow(t *testing.T) {
 		t.Fatal(e)
 	}
 	out, errOut, code := r.run("", "+why")
-	if code != 0 || !strings.Contains(out, "activate implement") {
+	if code != 0 || !strings.Contains(out, "skill implement activated the session") {
 		t.Fatalf("+why with no argument: %d %q %q", code, out, errOut)
 	}
 	out, _, _ = r.run("", "+why", "--json", "W")
@@ -153,7 +153,7 @@ func TestWhyOfANameTwoProjectsShareAsksForADirectory(t *testing.T) {
 		t.Fatalf("+why demo with two: %d %q", code, errOut)
 	}
 	out, errOut, code := in(filepath.Join(root, "elsewhere"), "").run("", "+why", filepath.Join(b, "sessions", "demo"))
-	if code != 0 || !strings.Contains(out, "activate implement") {
+	if code != 0 || !strings.Contains(out, "skill implement activated the session") {
 		t.Fatalf("+why by directory: %d %q %q", code, out, errOut)
 	}
 }
