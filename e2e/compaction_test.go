@@ -59,7 +59,7 @@ func TestBlockedCompactionRecovers(t *testing.T) {
 		t.Fatal("the continuation ran in the overflowed conversation")
 	}
 	args := w.agentStarts()[starts]
-	if !slices.Contains(args, claude.ContinuePrompt("X", "implement", "")) || slices.Contains(args, "--resume") {
+	if !startsWithPrompt(args, claude.ContinuePrompt("X", "implement", "")) || slices.Contains(args, "--resume") {
 		t.Fatalf("the fresh start's args %q", args)
 	}
 	b, err := os.ReadFile(filepath.Join(w.sessions, "X", state.DehydratedFile))

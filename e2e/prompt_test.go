@@ -178,3 +178,14 @@ func promptBeforeRestart(t *testing.T, before time.Duration) {
 	tm.typeLine(pane, "/exit")
 	w.until("superclaude to exit", func() bool { return !proc.Alive(sup) })
 }
+
+// startsWithPrompt reports whether one of a start's arguments is the
+// restart prompt, alone or with the person's carried words after it.
+func startsWithPrompt(args []string, prompt string) bool {
+	for _, a := range args {
+		if a == prompt || strings.HasPrefix(a, prompt+"\n\n"+state.CarriedIntro) {
+			return true
+		}
+	}
+	return false
+}

@@ -35,7 +35,7 @@ func TestRestartFromAnotherShell(t *testing.T) {
 		t.Fatalf("restart from another shell: %v\n%s", err, out)
 	}
 	w.until("the fresh agent", func() bool { return len(w.agentStarts()) > starts })
-	if args := w.agentStarts()[starts]; !slices.Contains(args, claude.ContinuePrompt("X", "implement", "")) || slices.Contains(args, "--resume") {
+	if args := w.agentStarts()[starts]; !startsWithPrompt(args, claude.ContinuePrompt("X", "implement", "")) || slices.Contains(args, "--resume") {
 		t.Fatalf("the restarted agent's args %q", args)
 	}
 	w.session("X", "the fresh conversation to be bound", func(st *state.State) bool {

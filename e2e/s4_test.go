@@ -80,7 +80,7 @@ func overflowRestart(t *testing.T, w *world, typeLine func(string), sup proc.Ide
 		t.Fatalf("agent starts: %v", all)
 	}
 	next := all[starts]
-	if !slices.Contains(next, claude.ContinuePrompt(arg, skill, "")) || slices.Contains(next, "--resume") {
+	if !startsWithPrompt(next, claude.ContinuePrompt(arg, skill, "")) || slices.Contains(next, "--resume") {
 		t.Fatalf("the fresh start's args %q: want %q and no --resume", next, claude.ContinuePrompt(arg, skill, ""))
 	}
 	if proc.Alive(oldClaude) {
