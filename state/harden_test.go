@@ -479,13 +479,14 @@ func TestAttackSymlinkedSessionLogIsNotAppendedTo(t *testing.T) {
 	if b, _ := os.ReadFile(target); string(b) != "orig\n" {
 		t.Fatalf("the link's target was appended to: %q", b)
 	}
-	// A regular file in the session, and a file outside the root, work.
+	// A regular file in the session works; a file outside it is refused
+	// (issue 21, attack 7: a shipped targetFile of ~/.bashrc).
 	mine := filepath.Join(s.Root, "a", "MINE_LOG.md")
 	if err := s.AppendFile(mine, []byte("one\n")); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.AppendFile(target, []byte("two\n")); err != nil {
-		t.Fatal(err)
+	if err := s.AppendFile(target, []byte("two\n")); err == nil {
+		t.Fatal("AppendFile outside the session directory was let through")
 	}
 	if b, _ := os.ReadFile(mine); string(b) != "one\n" {
 		t.Fatalf("log = %q", b)

@@ -279,25 +279,23 @@ func rootInfo(root string) (fs.FileInfo, error) { return os.Stat(root) }
 func (s *Store) readRoot() ([]fs.DirEntry, error) { return os.ReadDir(s.Root) }
 
 // AppendFile appends data to the file at path (creating it, mode 0600) as
-// whole lines, like the event log. A path inside the sessions root — a
-// session's log, which +log appends the agent's text to — is reached
-// without following a link and must be a regular file; a path elsewhere is
-// the user's own file and opened as usual.
+// whole lines, like the event log: a session's log, which +log appends
+// the agent's text to. path must be inside a session directory of this
+// root, and is reached without following a link; it must be a regular
+// file of the user's. Anything else is refused: the path comes from the
+// session's state (its targetFile), which a cloned repository ships, and
+// `+log` runs as a Bash command people allow without a second look, so an
+// absolute path, a ../ or a link would let a repository append to
+// ~/.bashrc.
 func (s *Store) AppendFile(path string, data []byte) error {
 	if !filepath.IsAbs(path) {
 		return fmt.Errorf("%s: not an absolute path", path)
 	}
 	path = filepath.Clean(path)
-	if !strings.HasPrefix(path, s.Root+string(filepath.Separator)) {
-		f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
-		if err != nil {
-			return err
-		}
-		_, err = f.Write(data)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		return err
+	rel, err := filepath.Rel(s.Root, path)
+	if err != nil || !strings.Contains(rel, string(filepath.Separator)) || strings.HasPrefix(rel, "..") ||
+		CheckName(strings.SplitN(rel, string(filepath.Separator), 2)[0]) != nil {
+		return fmt.Errorf("%s is outside the session's directory, and superclaude appends only inside it", path)
 	}
 	d, name, err := s.tree().at(path, false)
 	if err != nil {

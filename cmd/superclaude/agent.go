@@ -23,6 +23,7 @@ import (
 	"github.com/superclaude/superclaude/internal/fleet"
 	"github.com/superclaude/superclaude/internal/guard"
 	"github.com/superclaude/superclaude/internal/handover"
+	"github.com/superclaude/superclaude/internal/logfile"
 	"github.com/superclaude/superclaude/internal/termtext"
 	"github.com/superclaude/superclaude/internal/tmux"
 	"github.com/superclaude/superclaude/supervise"
@@ -429,20 +430,19 @@ func logPath() string {
 	if err != nil {
 		return "(none)"
 	}
-	return filepath.Join(dir, "superclaude.log")
+	return logfile.DefaultPath(dir)
 }
 
-// openLog opens the supervisor's log file under the state directory. Logs
-// never go to the terminal, which the agent owns.
+// openLog opens the log file under the state directory (internal/logfile:
+// safely, rotated). Logs never go to the terminal, which the agent owns.
 func openLog() (*slog.Logger, func()) {
-	path := logPath()
-	err := os.MkdirAll(filepath.Dir(path), 0o700)
-	var f *os.File
+	dir, err := config.StateDir()
+	var f *logfile.File
 	if err == nil {
-		f, err = os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		f, err = logfile.Open(dir)
 	}
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "superclaude: no log file:", err)
+		fmt.Fprintln(os.Stderr, "superclaude: no log file:", termtext.Clean(err.Error()))
 		return slog.New(slog.DiscardHandler), func() {}
 	}
 	log := slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: slog.LevelInfo})).With("supervisor", os.Getpid())

@@ -248,9 +248,9 @@ func logCommand() *cobra.Command {
 			if err != nil {
 				return fmt.Errorf("+log: no session for this agent: %w", err)
 			}
-			path := logFile(sess, file)
+			name, path := logFile(sess, file)
 			if err := sess.Store.AppendFile(path, fmt.Appendf(nil, "\n## %s\n\n%s\n", state.FormatTime(time.Now()), text)); err != nil {
-				return err
+				return fmt.Errorf("+log: not appending to %s: %w", name, err)
 			}
 			sess.Store.Update(sess.Name, "", func(st *state.State) error {
 				if !st.Exists() {
@@ -268,9 +268,11 @@ func logCommand() *cobra.Command {
 }
 
 // logFile is where +log appends: --file, else the session's target file,
-// else <SKILL>_LOG.md; relative names are in the session directory.
-func logFile(sess *state.Session, flag string) string {
-	name := flag
+// else <SKILL>_LOG.md; relative names are in the session directory. It
+// returns the name as given, for messages, and the path (which
+// state.Store.AppendFile holds to the session directory).
+func logFile(sess *state.Session, flag string) (name, path string) {
+	name = flag
 	if name == "" {
 		name = sess.State.TargetFile
 	}
@@ -282,9 +284,9 @@ func logFile(sess *state.Session, flag string) string {
 		name = strings.ToUpper(state.Sanitize(skill)) + "_LOG.md"
 	}
 	if filepath.IsAbs(name) {
-		return name
+		return name, name
 	}
-	return filepath.Join(sess.Dir, name)
+	return name, filepath.Join(sess.Dir, name)
 }
 
 // socketOf returns where the supervisor owner listens: the socket the

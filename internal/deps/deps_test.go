@@ -21,6 +21,7 @@ var layer = map[string]int{
 	"internal/termtext":   0,
 	"internal/claudeargs": 0,
 	"internal/safefs":     0,
+	"internal/logfile":    1,
 
 	"internal/handover": 1,
 

@@ -1,0 +1,135 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/superclaude/superclaude/testkit/fakeagent"
+)
+
+// Attack 10 of issue 21: superclaude.log as a FIFO hung +statusline, +hook
+// and the start (opening a FIFO for writing waits for a reader), and a
+// link there was followed, so that the log went where it pointed. The log
+// is opened without blocking and without following a link; one that
+// cannot be used is not used, and the command goes on.
+func TestPlantedLogFileHangsNothingAndIsNeverFollowed(t *testing.T) {
+	dir := t.TempDir()
+	stateDir := filepath.Join(dir, "state")
+	os.MkdirAll(stateDir, 0o700)
+	logFile := filepath.Join(stateDir, "superclaude.log")
+	rt, _ := os.MkdirTemp("", "sc-log-")
+	t.Cleanup(func() { os.RemoveAll(rt) })
+	env := []string{"SUPERCLAUDE_SESSIONS_DIR=" + filepath.Join(dir, "sessions"), "SUPERCLAUDE_STATE_DIR=" + stateDir,
+		"SUPERCLAUDE_PANE_ID=", "SUPERCLAUDE_SUPERVISOR=", "CLAUDE_SUPERVISOR_PID=", "SUPERCLAUDE_SOCKET=", "TMUX=",
+		"XDG_RUNTIME_DIR=" + rt}
+	run := func(t *testing.T) {
+		// Each of these writes a warning to the log.
+		out, _, code := runFor(t, 10*time.Second, dir, env, "not json", "+statusline")
+		if code != 0 || !strings.Contains(out, "unreadable") {
+			t.Errorf("+statusline: exit %d, %q", code, out)
+		}
+		runFor(t, 10*time.Second, dir, env, `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`, "+hook", "no-such-event")
+		agent := append(env, "SUPERCLAUDE_AGENT="+os.Args[0], "SUPERCLAUDE_PROFILE=generic", fakeagent.EnvExit+"=0")
+		agent = append(agent, fakeagent.Env(filepath.Join(dir, "agent.jsonl"))...)
+		if _, _, code := runFor(t, 20*time.Second, dir, agent, "", "+run", "--"); code != 0 {
+			t.Errorf("the start: exit %d", code)
+		}
+	}
+	t.Run("a FIFO", func(t *testing.T) {
+		if err := unix.Mkfifo(logFile, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		defer os.Remove(logFile)
+		run(t)
+	})
+	t.Run("a link", func(t *testing.T) {
+		victim := filepath.Join(dir, "bashrc")
+		os.WriteFile(victim, []byte("# mine\n"), 0o600)
+		if err := os.Symlink(victim, logFile); err != nil {
+			t.Fatal(err)
+		}
+		defer os.Remove(logFile)
+		run(t)
+		if b, _ := os.ReadFile(victim); string(b) != "# mine\n" {
+			t.Fatalf("the log went through the link: %q", b)
+		}
+	})
+}
+
+// Issue 21, partial row: superclaude.log was never rotated; every
+// supervisor, status line and hook appends to it, for ever. Past its
+// limit it becomes superclaude.log.1 and a new log starts.
+func TestTheLogIsRotated(t *testing.T) {
+	dir := t.TempDir()
+	stateDir := filepath.Join(dir, "state")
+	os.MkdirAll(stateDir, 0o700)
+	logFile := filepath.Join(stateDir, "superclaude.log")
+	f, _ := os.OpenFile(logFile, os.O_CREATE|os.O_WRONLY, 0o600)
+	f.Truncate(64 << 20)
+	f.Close()
+	env := []string{"SUPERCLAUDE_SESSIONS_DIR=" + filepath.Join(dir, "sessions"), "SUPERCLAUDE_STATE_DIR=" + stateDir,
+		"SUPERCLAUDE_PANE_ID=", "SUPERCLAUDE_SUPERVISOR=", "CLAUDE_SUPERVISOR_PID=", "SUPERCLAUDE_SOCKET=", "TMUX="}
+	runFor(t, 10*time.Second, dir, env, "not json", "+statusline")
+	fi, err := os.Stat(logFile)
+	if err != nil || fi.Size() > 1<<20 {
+		t.Fatalf("the log after a 64 MiB one: %v, %v", fi.Size(), err)
+	}
+	b, _ := os.ReadFile(logFile)
+	if !strings.Contains(string(b), "unreadable input") {
+		t.Fatalf("the new log lacks the line: %q", b)
+	}
+	if old, err := os.Stat(logFile + ".1"); err != nil || old.Size() != 64<<20 {
+		t.Fatalf("the rotated log: %v, %v", old, err)
+	}
+}
+
+// Attack 7 of issue 21: a repository-shipped targetFile made `superclaude
+// +log` — a Bash command people habitually allow, so claude's own edit
+// prompt never sees the write — append outside the repository: absolute
+// and ../ paths worked, links were followed, files were created;
+// ~/.bashrc was one such target. +log appends only inside the session's
+// own directory, reached without following a link.
+func TestShippedLogTargetCannotWriteOutsideTheSession(t *testing.T) {
+	dir := t.TempDir()
+	sessions := filepath.Join(dir, "sessions")
+	victim := filepath.Join(dir, "bashrc")
+	env := []string{"SUPERCLAUDE_SESSIONS_DIR=" + sessions, "SUPERCLAUDE_STATE_DIR=" + filepath.Join(dir, "state"),
+		"SUPERCLAUDE_PANE_ID=w:main:A", "SUPERCLAUDE_SUPERVISOR=", "CLAUDE_SUPERVISOR_PID=", "SUPERCLAUDE_SOCKET=", "TMUX="}
+	if _, errOut, code := runFor(t, 10*time.Second, dir, env, "", "+session", "activate", "X", "implement"); code != 0 {
+		t.Fatalf("activate: %s", errOut)
+	}
+	sessDir := filepath.Join(sessions, "X")
+	os.Symlink(victim, filepath.Join(sessDir, "LINKED_LOG.md"))
+	for _, target := range []string{victim, "../../bashrc", "LINKED_LOG.md"} {
+		os.WriteFile(victim, []byte("# mine\n"), 0o600)
+		if _, errOut, code := runFor(t, 10*time.Second, dir, env, "", "+session", "target", target); code != 0 {
+			t.Fatalf("target %s: %s", target, errOut)
+		}
+		_, errOut, code := runFor(t, 10*time.Second, dir, env, "echo pwned", "+log")
+		if b, _ := os.ReadFile(victim); string(b) != "# mine\n" {
+			t.Fatalf("+log with target %s wrote outside the session: %q", target, b)
+		}
+		if code == 0 || !strings.Contains(errOut, target) {
+			t.Errorf("+log with target %s: exit %d, %q; want a refusal naming it", target, code, errOut)
+		}
+	}
+	// --file is held to the same.
+	os.Remove(victim)
+	runFor(t, 10*time.Second, dir, env, "echo pwned", "+log", "--file", victim)
+	if _, err := os.Stat(victim); !os.IsNotExist(err) {
+		t.Fatalf("+log --file created %s", victim)
+	}
+	// Inside the session it works, created if need be.
+	runFor(t, 10*time.Second, dir, env, "", "+session", "target", "IMPLEMENT_LOG.md")
+	if out, errOut, code := runFor(t, 10*time.Second, dir, env, "did a thing", "+log"); code != 0 || !strings.Contains(out, "IMPLEMENT_LOG.md") {
+		t.Fatalf("+log inside the session: %d %q %q", code, out, errOut)
+	}
+	if b, _ := os.ReadFile(filepath.Join(sessDir, "IMPLEMENT_LOG.md")); !strings.Contains(string(b), "did a thing") {
+		t.Fatalf("the session's log: %q", b)
+	}
+}
