@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -20,10 +19,8 @@ import (
 	// packages initialise: Go's init order does it (see its doc).
 	"github.com/superclaude/superclaude/internal/handover"
 	"github.com/superclaude/superclaude/internal/termtext"
+	"github.com/superclaude/superclaude/internal/version"
 )
-
-// version is set by the linker (make build).
-var version = "dev"
 
 func main() {
 	os.Exit(run(os.Args[1:]))
@@ -176,40 +173,6 @@ claude subcommand, option or prompt:
 	return root
 }
 
-// Version is superclaude's version: what the linker set (make build), else
-// what the Go toolchain recorded (go install …@v1.2.3 records the module's
-// version; a build from a checkout, the VCS revision).
-func Version() string {
-	if version != "dev" {
-		return version
-	}
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return version
-	}
-	if v := info.Main.Version; v != "" && v != "(devel)" {
-		return v
-	}
-	var rev, dirty string
-	for _, s := range info.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			if s.Value == "true" {
-				dirty = "-dirty"
-			}
-		}
-	}
-	if len(rev) > 12 {
-		rev = rev[:12]
-	}
-	if rev != "" {
-		return "dev-" + rev + dirty
-	}
-	return version
-}
-
 func completionCommand(root *cobra.Command) *cobra.Command {
 	return &cobra.Command{
 		Use:   "+completion bash|zsh|fish",
@@ -239,10 +202,10 @@ func completionCommand(root *cobra.Command) *cobra.Command {
 func versionCommand() *cobra.Command {
 	return &cobra.Command{
 		Use:   "+version",
-		Short: "print superclaude's version",
+		Short: "print superclaude's version, the commit it was built from and that commit's date",
 		Args:  cobra.NoArgs,
 		Run: func(cmd *cobra.Command, args []string) {
-			fmt.Fprintln(cmd.OutOrStdout(), "superclaude", Version())
+			fmt.Fprintln(cmd.OutOrStdout(), "superclaude", version.Get())
 		},
 	}
 }

@@ -36,9 +36,11 @@ func TestVersionComesFromTheBuildInfo(t *testing.T) {
 	if err != nil {
 		t.Skipf("no git revision here: %v", err)
 	}
-	// Go stamps a pseudo-version (v0.0.0-<time>-<rev>[+dirty]).
-	if !regexp.MustCompile(`^superclaude \S+\n$`).Match(out) || !strings.Contains(string(out), strings.TrimSpace(string(rev))) {
-		t.Fatalf("+version = %q, want the revision %s", out, rev)
+	// Go stamps a pseudo-version (v0.0.0-<time>-<rev>[+dirty]), and the
+	// revision and its time.
+	want := `^superclaude \S+, commit ` + strings.TrimSpace(string(rev)) + ` of \d{4}-\d\d-\d\dT\S+Z(, with local changes)?, go1\S* \w+/\w+\n$`
+	if !regexp.MustCompile(want).Match(out) {
+		t.Fatalf("+version = %q, want it to match %s", out, want)
 	}
 }
 
