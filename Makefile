@@ -2,10 +2,16 @@
 GO      ?= go
 BIN     ?= bin/superclaude
 PREFIX  ?= $(HOME)/.local
-VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
-LDFLAGS := -X main.version=$(VERSION)
+# What `superclaude +version` names (internal/version): the nearest tag (or
+# the commit), the commit, and its date. Outside a git checkout, "dev" and
+# whatever Go recorded.
+VERSION ?= $(or $(shell git describe --tags --match 'v[0-9]*' --dirty 2>/dev/null | sed 's/^v//'),dev)
+COMMIT  ?= $(shell git rev-parse HEAD 2>/dev/null)
+DATE    ?= $(shell TZ=UTC git log -1 --format=%cd --date=format-local:%Y-%m-%dT%H:%M:%SZ 2>/dev/null)
+VPKG    := github.com/superclaude/superclaude/internal/version
+LDFLAGS := -X $(VPKG).version=$(VERSION) -X $(VPKG).commit=$(COMMIT) -X $(VPKG).date=$(DATE)
 
-.PHONY: build install test vet fuzz bench e2e ci clean
+.PHONY: build install test vet fuzz bench e2e release-check goreleaser ci clean
 
 # Static (no cgo): no dynamic loader and libc start-up, about 1.5 ms of
 # every run, which a one-shot run (`superclaude --version`) would pay over
@@ -58,7 +64,28 @@ e2e:
 	SUPERCLAUDE_TEST_BIN=$(CURDIR)/$(E2E)/bin/superclaude SUPERCLAUDE_E2E_CLAUDE=$(E2E_CLAUDE) \
 		e2e/loopback.sh $(E2E)/e2e.test -test.v -test.count=1 -test.timeout=10m
 
-ci: vet test fuzz e2e
+# Releases (docs/releasing.md): GoReleaser builds the archives, checksums
+# and Homebrew formula from .goreleaser.yaml. release-check builds a
+# snapshot of the working tree into dist/ and runs internal/release's tests
+# on it: the archives, the formula, and install.sh installing from them
+# over 127.0.0.1. GoReleaser is a Go module, installed with go install at
+# the pinned version (the newest that builds with Go 1.26).
+GORELEASER_VERSION ?= v2.15.1
+GORELEASER         ?= $(shell $(GO) env GOPATH)/bin/goreleaser
+# GoReleaser reads the repository's remote; a clone without one (a local
+# worktree) gets the project's URL through git's environment, unwritten.
+REPO_URL           := https://github.com/superclaude/superclaude
+GIT_REMOTE_ENV     := $(if $(shell git remote 2>/dev/null),,GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=remote.origin.url GIT_CONFIG_VALUE_0=$(REPO_URL))
+
+goreleaser:
+	@$(GORELEASER) --version 2>/dev/null | grep -q '^GitVersion: *$(GORELEASER_VERSION)$$' || \
+		{ echo "installing GoReleaser $(GORELEASER_VERSION)"; $(GO) install github.com/goreleaser/goreleaser/v2@$(GORELEASER_VERSION); }
+
+release-check: goreleaser
+	$(GIT_REMOTE_ENV) $(GORELEASER) release --snapshot --clean
+	SUPERCLAUDE_RELEASE_DIST=$(CURDIR)/dist $(GO) test -count=1 -v ./internal/release
+
+ci: vet test fuzz release-check e2e
 
 clean:
-	rm -rf bin $(E2E)
+	rm -rf bin dist $(E2E)
