@@ -57,7 +57,9 @@ type Marked struct {
 }
 
 // FindMarked returns the live processes of the calling user whose
-// environment sets key, each with its value, the caller excepted. Only the
+// environment sets key, each with its value, the caller excepted, in the
+// caller's PID namespace (a container's processes are left out: the PIDs
+// in their markers are their namespace's). Only the
 // caller's own user's processes are considered, whoever the caller is: an
 // environment is anybody's to write, so a marker is evidence only on a
 // process that could have inherited it from one of ours (root can read
@@ -88,7 +90,11 @@ func FindMarked(key string) ([]Marked, error) {
 		}
 		for _, kv := range env {
 			if v, ok := strings.CutPrefix(kv, prefix); ok {
-				out = append(out, Marked{Info: p, Value: v})
+				// A marker in another PID namespace names a PID of that
+				// namespace: not evidence here (inOwnPIDNamespace).
+				if inOwnPIDNamespace(p.PID) {
+					out = append(out, Marked{Info: p, Value: v})
+				}
 				break
 			}
 		}

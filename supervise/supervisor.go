@@ -162,9 +162,13 @@ type Supervisor struct {
 
 	stopping   atomic.Bool
 	stopSignal atomic.Int32
-	killedByUs atomic.Bool
-	crashLoop  atomic.Bool
-	socket     string
+	// asInit: the supervisor is PID 1 (init.go); termPending: a SIGTERM
+	// to it waits for the agent's turn.
+	asInit      bool
+	termPending atomic.Bool
+	killedByUs  atomic.Bool
+	crashLoop   atomic.Bool
+	socket      string
 }
 
 // Run supervises the agent until it stops for good and returns how.
@@ -199,7 +203,7 @@ func newSupervisor(cfg Config) (*Supervisor, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Supervisor{cfg: cfg, self: self, log: cfg.Log}
+	s := &Supervisor{cfg: cfg, self: self, log: cfg.Log, asInit: isInit()}
 	if cfg.Profile.Scan != nil {
 		s.inv = cfg.Profile.Scan(cfg.Args)
 	} else {
@@ -390,6 +394,8 @@ func (s *Supervisor) onSignal(sig syscall.Signal) {
 		// The seeds' `kill -USR1 $WATCHDOG_PID`: restart the agent, once
 		// it has finished its turn.
 		s.restartAfterTurn("SIGUSR1")
+	case syscall.SIGTERM:
+		s.onTerm()
 	default:
 		s.Stop(sig)
 	}

@@ -17,6 +17,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -253,6 +254,22 @@ func command(pid int, line string, exit func(int)) {
 		superclaude("+session", "update", "sessionId="+arg)
 	case "overflow":
 		superclaude("+session", "update", "overflowed=true")
+	case "busy", "idle":
+		// What Claude Code says it is doing, where it says it
+		// (internal/claude.AgentStatus): a turn under way, or at its
+		// prompt.
+		writeStatus(cmd)
+		fmt.Printf("STATUS %s\r\n", cmd)
+	case "orphans":
+		// Processes whose parent exits at once, as a tool's `cmd &`
+		// leaves them: they are reparented to the nearest subreaper, or
+		// to PID 1, and die soon after.
+		n, _ := strconv.Atoi(arg)
+		for range n {
+			exec.Command("/bin/sh", "-c", "sleep 0.2 &").Run()
+		}
+		record(Record{Event: "orphans", PID: pid, Code: n})
+		fmt.Printf("ORPHANS %d\r\n", n)
 	case "modes":
 		// What a full-screen agent switches on, and never undoes if it
 		// is killed.
@@ -262,6 +279,21 @@ func command(pid int, line string, exit func(int)) {
 		record(Record{Event: "key", PID: pid, Text: line})
 		fmt.Printf("KEY:%s\r\n", line)
 	}
+}
+
+// writeStatus writes Claude Code's sessions/<pid>.json under
+// $CLAUDE_CONFIG_DIR (else ~/.claude) with the status given, as Claude Code
+// keeps it while it runs.
+func writeStatus(status string) {
+	me, _ := proc.Self()
+	dir := os.Getenv("CLAUDE_CONFIG_DIR")
+	if dir == "" {
+		home, _ := os.UserHomeDir()
+		dir = filepath.Join(home, ".claude")
+	}
+	os.MkdirAll(filepath.Join(dir, "sessions"), 0o700)
+	b, _ := json.Marshal(map[string]any{"pid": me.PID, "procStart": strconv.FormatUint(me.Start, 10), "status": status})
+	os.WriteFile(filepath.Join(dir, "sessions", strconv.Itoa(me.PID)+".json"), b, 0o600)
 }
 
 // superclaude runs the superclaude binary the way a Bash tool would: in a

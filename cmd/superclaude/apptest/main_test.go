@@ -15,4 +15,4 @@ import (
 	"github.com/superclaude/superclaude/testkit/reexec"
 )
 
-func TestMain(m *testing.M) { reexec.Main(m, fakeagent.Roles()) }
+func TestMain(m *testing.M) { reexec.Main(m, fakeagent.Roles(), sweepRoles) }

@@ -1,0 +1,390 @@
+//go:build linux
+
+package apptest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/superclaude/superclaude/proc"
+	"github.com/superclaude/superclaude/testkit/fakeagent"
+	"github.com/superclaude/superclaude/testkit/reexec"
+	"github.com/superclaude/superclaude/testkit/testbin"
+	"github.com/superclaude/superclaude/watchdog"
+)
+
+// Superclaude as a container's first process (supervise/init.go): the real binary
+// run as PID 1 of a new PID namespace, as `docker run` and a Kubernetes pod
+// run it, on a real pty, with the fake agent.
+
+// A container's processes are usually not the host user's (a pod's uid
+// 1000 is nobody on the node): the tests run superclaude as a uid of their
+// own when they can (as root, through setpriv), which also keeps this
+// machine's other superclaudes, sweeping as root, away from the agent.
+// Without root they run as the caller, in a user namespace.
+
+// container is where a test's superclaude runs as PID 1.
+type container struct {
+	uid    int      // the uid it runs as; -1: the caller's
+	prefix []string // the command line in front of superclaude's
+}
+
+// newContainer finds how to make a new PID namespace with its own /proc
+// here. Without one the tests cannot run; CI runs as root, and there a
+// missing namespace is a failure, not a skip.
+func newContainer(t *testing.T) container {
+	t.Helper()
+	base := []string{"unshare", "--pid", "--fork", "--mount-proc", "--kill-child"}
+	if os.Getuid() == 0 {
+		if _, err := exec.LookPath("setpriv"); err == nil && exec.Command(base[0], append(base[1:], "true")...).Run() == nil {
+			// A uid per test process, so that two runs at once do not
+			// share one.
+			uid := 61000 + os.Getpid()%4000
+			return container{uid: uid, prefix: append(base, setpriv(uid)...)}
+		}
+	}
+	withUser := append([]string{"unshare", "--user", "--map-root-user"}, base[1:]...)
+	if exec.Command(withUser[0], append(withUser[1:], "true")...).Run() == nil {
+		return container{uid: -1, prefix: withUser}
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatal("unshare cannot make a PID namespace here, in CI")
+	}
+	t.Skip("unshare cannot make a PID namespace here (not root, and no user namespaces)")
+	return container{}
+}
+
+func setpriv(uid int) []string {
+	return []string{"setpriv", "--reuid=" + strconv.Itoa(uid), "--regid=" + strconv.Itoa(uid), "--clear-groups", "--"}
+}
+
+// newInitHarness is a harness whose files the container's uid owns: its
+// directory, and copies of superclaude and of this test binary (the agent)
+// in it, where that uid can run them.
+func newInitHarness(t *testing.T, c container, env ...string) *harness {
+	t.Helper()
+	root, err := os.MkdirTemp("", "sc-pid1-") // short: socket paths
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(root) })
+	h := newHarness(t, env...)
+	bin, agent := filepath.Join(root, "superclaude"), filepath.Join(root, "agent.test")
+	for src, dst := range map[string]string{h.bin: bin, os.Args[0]: agent} {
+		b, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(dst, b, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.bin, h.dir = bin, root
+	h.sessions, h.agentLog = filepath.Join(root, "sessions"), filepath.Join(root, "agent.jsonl")
+	for _, d := range []string{"home", "runtime", "claude"} {
+		os.Mkdir(filepath.Join(root, d), 0o700)
+	}
+	h.env = append(h.env,
+		"HOME="+filepath.Join(root, "home"),
+		"SUPERCLAUDE_AGENT="+agent,
+		"SUPERCLAUDE_SESSIONS_DIR="+h.sessions,
+		"SUPERCLAUDE_STATE_DIR="+filepath.Join(root, "state"),
+		"XDG_RUNTIME_DIR="+filepath.Join(root, "runtime"),
+		"CLAUDE_CONFIG_DIR="+filepath.Join(root, "claude"),
+		fakeagent.EnvLog+"="+h.agentLog,
+		fakeagent.EnvSuperclaude+"="+bin,
+	)
+	if c.uid >= 0 {
+		filepath.Walk(root, func(path string, _ os.FileInfo, err error) error {
+			if err == nil {
+				err = os.Lchown(path, c.uid, c.uid)
+			}
+			return err
+		})
+	}
+	return h
+}
+
+// initRun is superclaude running as PID 1 of its namespace.
+type initRun struct {
+	*testbin.PTY
+	pid int // superclaude's PID outside the namespace
+	ns  string
+}
+
+// startAsInit starts superclaude with args as PID 1 of a new PID
+// namespace, on a pty.
+func (h *harness) startAsInit(t *testing.T, c container, args ...string) *initRun {
+	t.Helper()
+	argv := append(append(append([]string{}, c.prefix...), h.bin), args...)
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env, cmd.Dir = h.env, h.dir
+	p := testbin.StartPTY(t, cmd)
+	r := &initRun{PTY: p}
+	deadline := time.Now().Add(timeout)
+	for r.pid == 0 {
+		snap, _ := proc.List()
+		for _, c := range snap {
+			if c.PPID == cmd.Process.Pid {
+				r.pid = c.PID
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("unshare started no superclaude: %s", p.Output())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	// It is PID 1 where it runs: /proc/PID/status's NSpid names its PID in
+	// each namespace, ours first and its own last. (A run that is over
+	// already, an agent that failed at once, cannot be looked at.)
+	var nspid string
+	for time.Now().Before(deadline) {
+		select {
+		case <-p.Done():
+			return r
+		default:
+		}
+		b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/status", r.pid))
+		for _, line := range strings.Split(string(b), "\n") {
+			if f := strings.Fields(line); len(f) > 0 && f[0] == "NSpid:" {
+				nspid = line
+			}
+		}
+		if comm(r.pid) == "superclaude" {
+			break // setpriv has exec'd it
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if f := strings.Fields(nspid); len(f) < 3 || f[len(f)-1] != "1" || comm(r.pid) != "superclaude" {
+		t.Fatalf("superclaude is not PID 1 of a namespace of its own: %q, %s", nspid, comm(r.pid))
+	}
+	var err error
+	if r.ns, err = os.Readlink(fmt.Sprintf("/proc/%d/ns/pid", r.pid)); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// inside returns the processes of the namespace.
+func (r *initRun) inside() []proc.Info {
+	snap, _ := proc.List()
+	var out []proc.Info
+	for _, p := range snap {
+		if ns, err := os.Readlink(fmt.Sprintf("/proc/%d/ns/pid", p.PID)); err == nil && ns == r.ns {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func comm(pid int) string {
+	b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/comm", pid))
+	return strings.TrimSpace(string(b))
+}
+
+// A container's PID 1 reaps every orphan of its namespace: the agent's
+// (its tools' `cmd &`) and those of a process that entered the namespace
+// from outside, as `kubectl exec` and `docker exec` do, which were never
+// superclaude's descendants. None is left a zombie.
+func TestPID1ReapsTheNamespacesOrphans(t *testing.T) {
+	c := newContainer(t)
+	h := newInitHarness(t, c)
+	r := h.startAsInit(t, c)
+	at := r.Expect(t, 0, "FAKE-AGENT READY", timeout)
+
+	r.Type("orphans 10")
+	r.Expect(t, at, "ORPHANS 10", timeout)
+	// kubectl exec: a shell put into the namespace by nsenter, whose
+	// parent stays outside; its background jobs outlive it.
+	shell := []string{"nsenter", "--target", strconv.Itoa(r.pid), "--pid", "--mount", "--"}
+	if c.uid >= 0 {
+		shell = append(shell, setpriv(c.uid)...) // as the container's user
+	}
+	shell = append(shell, "/bin/sh", "-c", "for i in 1 2 3 4 5 6 7 8 9 10; do sleep 2 >/dev/null 2>&1 & done")
+	if out, err := exec.Command(shell[0], shell[1:]...).CombinedOutput(); err != nil {
+		t.Fatalf("nsenter: %v %s", err, out)
+	}
+	adopted := 0
+	var seen []string
+	for _, p := range r.inside() {
+		if p.PPID == r.pid && comm(p.PID) == "sleep" {
+			adopted++
+		}
+		seen = append(seen, fmt.Sprintf("%d<-%d %s", p.PID, p.PPID, comm(p.PID)))
+	}
+	if adopted < 10 {
+		t.Fatalf("%d orphans were reparented to superclaude (pid %d), want at least the 10 from outside; in its namespace: %v", adopted, r.pid, seen)
+	}
+
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var zombies, sleeping []int
+		for _, p := range r.inside() {
+			switch {
+			case p.Zombie:
+				zombies = append(zombies, p.PID)
+			case comm(p.PID) == "sleep":
+				sleeping = append(sleeping, p.PID)
+			}
+		}
+		select {
+		case <-r.Done():
+			// Its namespace went with it: nothing is left to count.
+			t.Fatalf("superclaude exited before its orphans were reaped; the agent: %+v\n%s", h.records(), r.Output())
+		default:
+		}
+		if len(zombies) == 0 && len(sleeping) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("zombies left in superclaude's namespace: %v (still sleeping: %v)", zombies, sleeping)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	r.Type("exit 0")
+	if code := r.Wait(t, timeout); code != 0 {
+		t.Fatalf("superclaude exited %d, want the agent's 0", code)
+	}
+}
+
+// `docker stop` and a pod's deletion send SIGTERM to PID 1: superclaude
+// lets claude finish the turn it is in, then passes the SIGTERM on, and
+// exits with claude's code; a second SIGTERM does not wait.
+func TestPID1SIGTERMStopsTheAgentAfterItsTurn(t *testing.T) {
+	t.Run("after the turn", func(t *testing.T) {
+		c := newContainer(t)
+		h := newInitHarness(t, c)
+		r := h.startAsInit(t, c)
+		at := r.Expect(t, 0, "FAKE-AGENT READY", timeout)
+		r.Type("busy")
+		at = r.Expect(t, at, "STATUS busy", timeout)
+		if err := syscall.Kill(r.pid, syscall.SIGTERM); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(2 * time.Second)
+		if exits := h.events("exit"); len(exits) != 0 {
+			t.Fatalf("the agent was stopped in the middle of its turn: %+v", exits)
+		}
+		select {
+		case <-r.Done():
+			t.Fatalf("superclaude exited in the middle of the agent's turn:\n%s", r.Output())
+		default:
+		}
+		r.Type("idle")
+		if code := r.Wait(t, timeout); code != 143 {
+			t.Fatalf("superclaude exited %d, want the agent's 143", code)
+		}
+		// The agent got SIGTERM and ended by itself (143), not SIGKILL.
+		if exits := h.events("exit"); len(exits) != 1 || exits[0].Code != 143 {
+			t.Fatalf("the agent's exit: %+v", exits)
+		}
+		if n := len(h.events("start")); n != 1 {
+			t.Fatalf("the agent was started %d times, want once", n)
+		}
+	})
+	t.Run("a second SIGTERM", func(t *testing.T) {
+		c := newContainer(t)
+		h := newInitHarness(t, c)
+		r := h.startAsInit(t, c)
+		at := r.Expect(t, 0, "FAKE-AGENT READY", timeout)
+		r.Type("busy")
+		r.Expect(t, at, "STATUS busy", timeout)
+		syscall.Kill(r.pid, syscall.SIGTERM)
+		time.Sleep(500 * time.Millisecond)
+		start := time.Now()
+		syscall.Kill(r.pid, syscall.SIGTERM)
+		if code := r.Wait(t, timeout); code != 143 {
+			t.Fatalf("superclaude exited %d, want the agent's 143", code)
+		}
+		if took := time.Since(start); took > 5*time.Second {
+			t.Fatalf("the second SIGTERM took %s to stop the agent; it should not wait for the turn", took)
+		}
+	})
+}
+
+// What superclaude exits with, as PID 1, is the agent's code — the
+// container's exit code, which Kubernetes and Docker report.
+func TestPID1ExitCodePassesThrough(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		env    []string
+		typed  string // typed once the agent is ready
+		signal bool   // SIGTERM from outside once the agent is ready
+		want   int
+	}{
+		{name: "the agent exits", typed: "exit 0", want: 0},
+		{name: "the agent fails as it starts", env: []string{fakeagent.EnvExit + "=42"}, want: 42},
+		{name: "SIGTERM from outside", signal: true, want: 143},
+		{name: "an agent that ignores SIGTERM is killed after the grace", env: []string{fakeagent.EnvIgnoreTerm + "=1"}, signal: true, want: 128 + 9},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newContainer(t)
+			h := newInitHarness(t, c, tc.env...)
+			r := h.startAsInit(t, c)
+			if tc.typed != "" || tc.signal {
+				r.Expect(t, 0, "FAKE-AGENT READY", timeout)
+			}
+			if tc.typed != "" {
+				r.Type(tc.typed)
+			}
+			if tc.signal {
+				syscall.Kill(r.pid, syscall.SIGTERM)
+			}
+			if code := r.Wait(t, timeout); code != tc.want {
+				t.Fatalf("superclaude as PID 1 exited %d, want %d:\n%s", code, tc.want, r.Output())
+			}
+		})
+	}
+}
+
+// Regression: a superclaude on the host swept a container's agent. The
+// agent's marker names its supervisor as PID 1 of the container; read on
+// the host, PID 1 is the host's init, started at another time, so the
+// supervisor looked dead and the host's predecessor sweep (every
+// superclaude runs one as it starts) ended the container's running agent.
+// A marker is only evidence in its own PID namespace.
+func TestASweepOnTheHostLeavesAContainersAgentAlone(t *testing.T) {
+	c := newContainer(t)
+	h := newInitHarness(t, c)
+	r := h.startAsInit(t, c)
+	r.Expect(t, 0, "FAKE-AGENT READY", timeout)
+	agent := h.events("start")[0]
+
+	// The host's superclaude runs as the same user as the container's.
+	rep := watchdog.SweepPredecessors(context.Background(), time.Second, nil)
+	if c.uid >= 0 {
+		sweep := exec.Command("setpriv", append(setpriv(c.uid)[1:], os.Args[0])...)
+		sweep.Env = append(os.Environ(), reexec.Env("sweep", ""))
+		out, err := sweep.Output()
+		if err != nil {
+			t.Fatalf("the sweep as uid %d: %v %s", c.uid, err, out)
+		}
+		if err := json.Unmarshal(out, &rep); err != nil {
+			t.Fatalf("the sweep's report %q: %v", out, err)
+		}
+	}
+	for _, id := range append(rep.Killed, rep.Survivors...) {
+		for _, p := range r.inside() {
+			if id.PID == p.PID {
+				t.Errorf("the host's sweep signalled %v, a process of the container", id)
+			}
+		}
+	}
+	time.Sleep(500 * time.Millisecond)
+	if exits := h.events("exit"); len(exits) != 0 {
+		t.Fatalf("the container's agent (pid %d in the container) was ended by the host's sweep: %+v", agent.PID, exits)
+	}
+	r.Type("exit 0")
+	if code := r.Wait(t, timeout); code != 0 {
+		t.Fatalf("superclaude exited %d, want the agent's 0", code)
+	}
+}

@@ -1,0 +1,31 @@
+package proc
+
+import (
+	"os"
+	"strconv"
+	"sync"
+)
+
+// ownPIDNamespace is the calling process's PID namespace, as
+// /proc/self/ns/pid names it ("pid:[4026531836]"); "" when unreadable.
+var ownPIDNamespace = sync.OnceValue(func() string {
+	ns, _ := os.Readlink("/proc/self/ns/pid")
+	return ns
+})
+
+// inOwnPIDNamespace reports whether process pid is in the caller's PID
+// namespace. A process of a container (`docker run`, a pod, `unshare
+// --pid`) is visible from the host, but the PIDs its environment names —
+// a supervisor's marker, "1:…" for a supervisor that is its container's
+// PID 1 — are its namespace's, not ours: read here they name some other
+// process, and a supervisor alive in its container would look dead. When
+// either namespace cannot be read, the answer is no: such a process is
+// never taken for one of ours.
+func inOwnPIDNamespace(pid int) bool {
+	own := ownPIDNamespace()
+	if own == "" {
+		return false
+	}
+	ns, err := os.Readlink("/proc/" + strconv.Itoa(pid) + "/ns/pid")
+	return err == nil && ns == own
+}
