@@ -21,6 +21,7 @@ var layer = map[string]int{
 	"internal/termtext":   0,
 	"internal/claudeargs": 0,
 	"internal/safefs":     0,
+	"internal/version":    0,
 	"internal/logfile":    1,
 
 	"internal/handover": 1,
@@ -57,6 +58,8 @@ var layer = map[string]int{
 	"e2e":                9,
 
 	"cmd/superclaude/apptest": 9,
+	// The release snapshot's tests (GoReleaser's archives, install.sh).
+	"internal/release": 9,
 }
 
 type pkg struct {
