@@ -199,6 +199,10 @@ func completionCommand(root *cobra.Command) *cobra.Command {
 	}
 }
 
+// Version is this build's version as another host's superclaude compares
+// it (remote.go): internal/version's Short.
+func Version() string { return version.Get().Short() }
+
 func versionCommand() *cobra.Command {
 	return &cobra.Command{
 		Use:   "+version",

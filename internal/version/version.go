@@ -164,3 +164,16 @@ func (in Info) String() string {
 	b.WriteString(", " + in.Go + " " + in.Platform)
 	return b.String()
 }
+
+// Short is the version alone, for telling two builds apart (another host's
+// superclaude is compared by it): the release's version, or for a build
+// that has none, "dev-" and the commit, "-dirty" when the tree had changes.
+func (in Info) Short() string {
+	switch {
+	case in.Version != "dev" || in.Commit == "":
+		return in.Version
+	case in.Dirty:
+		return "dev-" + in.Commit + "-dirty"
+	}
+	return "dev-" + in.Commit
+}

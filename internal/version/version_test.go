@@ -91,3 +91,19 @@ func TestString(t *testing.T) {
 		t.Errorf("no commit: %q", got)
 	}
 }
+
+func TestShort(t *testing.T) {
+	for _, tc := range []struct {
+		in   Info
+		want string
+	}{
+		{Info{Version: "0.1.0", Commit: "3f2a1b9c0d1e"}, "0.1.0"},
+		{Info{Version: "dev", Commit: "3f2a1b9c0d1e"}, "dev-3f2a1b9c0d1e"},
+		{Info{Version: "dev", Commit: "3f2a1b9c0d1e", Dirty: true}, "dev-3f2a1b9c0d1e-dirty"},
+		{Info{Version: "dev"}, "dev"},
+	} {
+		if got := tc.in.Short(); got != tc.want {
+			t.Errorf("%+v.Short() = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
