@@ -11,7 +11,7 @@ DATE    ?= $(shell TZ=UTC git log -1 --format=%cd --date=format-local:%Y-%m-%dT%
 VPKG    := github.com/superclaude/superclaude/internal/version
 LDFLAGS := -X $(VPKG).version=$(VERSION) -X $(VPKG).commit=$(COMMIT) -X $(VPKG).date=$(DATE)
 
-.PHONY: build install test vet fuzz bench e2e release-check goreleaser ci clean
+.PHONY: build install test vet fuzz bench e2e release-check goreleaser k8s-check image ci clean
 
 # Static (no cgo): no dynamic loader and libc start-up, about 1.5 ms of
 # every run, which a one-shot run (`superclaude --version`) would pay over
@@ -85,7 +85,17 @@ release-check: goreleaser
 	$(GIT_REMOTE_ENV) $(GORELEASER) release --snapshot --clean
 	SUPERCLAUDE_RELEASE_DIST=$(CURDIR)/dist $(GO) test -count=1 -v ./internal/release
 
-ci: vet test fuzz release-check e2e
+# The Kubernetes example's strict decoding test (docs/containers.md): a Go
+# module of its own, so that superclaude does not take k8s.io/api.
+k8s-check:
+	cd deploy/kubernetes && $(GO) vet ./... && $(GO) test -count=1 ./...
+
+# The container image (Dockerfile). There is no Docker engine where this
+# project is developed and tested: this target has not been run.
+image:
+	docker build --build-arg VERSION=$(VERSION) --build-arg COMMIT=$(COMMIT) --build-arg DATE=$(DATE) -t superclaude:$(VERSION) .
+
+ci: vet test fuzz release-check k8s-check e2e
 
 clean:
 	rm -rf bin dist $(E2E)

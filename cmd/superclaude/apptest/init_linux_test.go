@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -16,6 +17,7 @@ import (
 	"time"
 
 	"github.com/superclaude/superclaude/proc"
+	"github.com/superclaude/superclaude/supervise"
 	"github.com/superclaude/superclaude/testkit/fakeagent"
 	"github.com/superclaude/superclaude/testkit/reexec"
 	"github.com/superclaude/superclaude/testkit/testbin"
@@ -174,6 +176,24 @@ func (h *harness) startAsInit(t *testing.T, c container, args ...string) *initRu
 	return r
 }
 
+// runAsInit starts superclaude, with the fake agent, as PID 1 of a new PID
+// namespace.
+func runAsInit(t *testing.T, env ...string) (container, *harness, *initRun) {
+	t.Helper()
+	c := newContainer(t)
+	h := newInitHarness(t, c, env...)
+	return c, h, h.startAsInit(t, c)
+}
+
+// busy waits for the agent to start and has it say it is in the middle of
+// a turn, where Claude Code says so.
+func (r *initRun) busy(t *testing.T) {
+	t.Helper()
+	at := r.Expect(t, 0, "FAKE-AGENT READY", timeout)
+	r.Type("busy")
+	r.Expect(t, at, "STATUS busy", timeout)
+}
+
 // inside returns the processes of the namespace.
 func (r *initRun) inside() []proc.Info {
 	snap, _ := proc.List()
@@ -196,9 +216,7 @@ func comm(pid int) string {
 // from outside, as `kubectl exec` and `docker exec` do, which were never
 // superclaude's descendants. None is left a zombie.
 func TestPID1ReapsTheNamespacesOrphans(t *testing.T) {
-	c := newContainer(t)
-	h := newInitHarness(t, c)
-	r := h.startAsInit(t, c)
+	c, h, r := runAsInit(t)
 	at := r.Expect(t, 0, "FAKE-AGENT READY", timeout)
 
 	r.Type("orphans 10")
@@ -261,12 +279,8 @@ func TestPID1ReapsTheNamespacesOrphans(t *testing.T) {
 // exits with claude's code; a second SIGTERM does not wait.
 func TestPID1SIGTERMStopsTheAgentAfterItsTurn(t *testing.T) {
 	t.Run("after the turn", func(t *testing.T) {
-		c := newContainer(t)
-		h := newInitHarness(t, c)
-		r := h.startAsInit(t, c)
-		at := r.Expect(t, 0, "FAKE-AGENT READY", timeout)
-		r.Type("busy")
-		at = r.Expect(t, at, "STATUS busy", timeout)
+		_, h, r := runAsInit(t)
+		r.busy(t)
 		if err := syscall.Kill(r.pid, syscall.SIGTERM); err != nil {
 			t.Fatal(err)
 		}
@@ -292,12 +306,8 @@ func TestPID1SIGTERMStopsTheAgentAfterItsTurn(t *testing.T) {
 		}
 	})
 	t.Run("a second SIGTERM", func(t *testing.T) {
-		c := newContainer(t)
-		h := newInitHarness(t, c)
-		r := h.startAsInit(t, c)
-		at := r.Expect(t, 0, "FAKE-AGENT READY", timeout)
-		r.Type("busy")
-		r.Expect(t, at, "STATUS busy", timeout)
+		_, _, r := runAsInit(t)
+		r.busy(t)
 		syscall.Kill(r.pid, syscall.SIGTERM)
 		time.Sleep(500 * time.Millisecond)
 		start := time.Now()
@@ -327,9 +337,7 @@ func TestPID1ExitCodePassesThrough(t *testing.T) {
 		{name: "an agent that ignores SIGTERM is killed after the grace", env: []string{fakeagent.EnvIgnoreTerm + "=1"}, signal: true, want: 128 + 9},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := newContainer(t)
-			h := newInitHarness(t, c, tc.env...)
-			r := h.startAsInit(t, c)
+			_, _, r := runAsInit(t, tc.env...)
 			if tc.typed != "" || tc.signal {
 				r.Expect(t, 0, "FAKE-AGENT READY", timeout)
 			}
@@ -353,9 +361,7 @@ func TestPID1ExitCodePassesThrough(t *testing.T) {
 // superclaude runs one as it starts) ended the container's running agent.
 // A marker is only evidence in its own PID namespace.
 func TestASweepOnTheHostLeavesAContainersAgentAlone(t *testing.T) {
-	c := newContainer(t)
-	h := newInitHarness(t, c)
-	r := h.startAsInit(t, c)
+	c, h, r := runAsInit(t)
 	r.Expect(t, 0, "FAKE-AGENT READY", timeout)
 	agent := h.events("start")[0]
 
@@ -386,5 +392,25 @@ func TestASweepOnTheHostLeavesAContainersAgentAlone(t *testing.T) {
 	r.Type("exit 0")
 	if code := r.Wait(t, timeout); code != 0 {
 		t.Fatalf("superclaude exited %d, want the agent's 0", code)
+	}
+}
+
+// The example Kubernetes manifest gives the pod time for superclaude's wait
+// for the turn, its grace to claude after it, and room to spare: a pod
+// killed by the kubelet before that loses the turn. (Its own module's test,
+// deploy/kubernetes, cannot import supervise and holds a copy of the wait.)
+func TestTheManifestsGraceCoversTheWaitForTheTurn(t *testing.T) {
+	b, err := os.ReadFile("../../../deploy/kubernetes/superclaude.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^\s*terminationGracePeriodSeconds:\s*(\d+)\s*$`).FindSubmatch(b)
+	if m == nil {
+		t.Fatal("the manifest has no terminationGracePeriodSeconds")
+	}
+	n, _ := strconv.Atoi(string(m[1]))
+	if want := supervise.DefaultPolicy.TurnWait + 10*time.Second; time.Duration(n)*time.Second < want {
+		t.Fatalf("terminationGracePeriodSeconds: %d; superclaude waits up to %s for the turn on SIGTERM: want at least %s",
+			n, supervise.DefaultPolicy.TurnWait, want)
 	}
 }
