@@ -136,15 +136,21 @@ func (w *world) claudeVersion() string {
 // and no first-run dialog shows. Claude rewrites .claude.json while it
 // runs: write it before.
 func (w *world) trust(dirs ...string) {
+	w.writeJSON(filepath.Join(w.config, ".claude.json"), claudeJSON(dirs...))
+}
+
+// claudeJSON is claude's global config (.claude.json) with dirs trusted,
+// onboarding done and the test's API key approved.
+func claudeJSON(dirs ...string) map[string]any {
 	projects := map[string]any{}
 	for _, d := range dirs {
 		projects[d] = map[string]any{"hasTrustDialogAccepted": true}
 	}
-	w.writeJSON(filepath.Join(w.config, ".claude.json"), map[string]any{
+	return map[string]any{
 		"hasCompletedOnboarding": true, "hasSeenAutoDefaultNotice": true, "hasSeenAutoDefaultNudge": true,
 		"customApiKeyResponses": map[string]any{"approved": []string{apiKey[len(apiKey)-20:]}, "rejected": []string{}},
 		"projects":              projects,
-	})
+	}
 }
 
 // endStragglers kills the processes whose environment names this world's
