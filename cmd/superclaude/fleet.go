@@ -290,7 +290,7 @@ func viewStores(dir, fleetFile string) ([]*state.Store, error) {
 
 func statusCommand() *cobra.Command {
 	var dir, fleetFile string
-	var asJSON, here bool
+	var asJSON, here, local bool
 	var watch time.Duration
 	cmd := &cobra.Command{
 		Use:   "+status",
@@ -318,8 +318,12 @@ heartbeat and restarts. --here lists only the current project's.`,
 					return s.Store.Root == filepath.Join(cwd, "sessions") || s.State.ProjectDir == cwd
 				}
 			}
+			hosts, err := viewHosts(dir, fleetFile, here || local)
+			if err != nil {
+				return err
+			}
 			if watch <= 0 {
-				return writeStatus(c.OutOrStdout(), stores, keep, asJSON)
+				return writeStatus(c.OutOrStdout(), stores, keep, asJSON, hosts)
 			}
 			stop := make(chan os.Signal, 1)
 			signal.Notify(stop, os.Interrupt, syscall.SIGTERM)
@@ -330,7 +334,7 @@ heartbeat and restarts. --here lists only the current project's.`,
 				// Redraw in place: home, clear, table.
 				fmt.Fprint(c.OutOrStdout(), "\x1b[H\x1b[2J")
 				fmt.Fprintf(c.OutOrStdout(), "superclaude +status — every %s, Ctrl-C to quit (superclaude +dashboard to act on them)\n\n", watch)
-				if err := writeStatus(c.OutOrStdout(), stores, keep, asJSON); err != nil {
+				if err := writeStatus(c.OutOrStdout(), stores, keep, asJSON, hosts); err != nil {
 					return err
 				}
 				select {
@@ -342,6 +346,7 @@ heartbeat and restarts. --here lists only the current project's.`,
 		},
 	}
 	sessionsFlags(cmd, &dir, &fleetFile)
+	hostsFlags(cmd, &local)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	cmd.Flags().BoolVar(&here, "here", false, "only the current project's sessions (./sessions, and those started in this directory)")
 	cmd.Flags().DurationVar(&watch, "watch", 0, "refresh in place at this interval (e.g. 2s)")
@@ -358,7 +363,26 @@ func lessGC() {
 	debug.SetMemoryLimit(512 << 20)
 }
 
-func writeStatus(w io.Writer, stores []*state.Store, keep func(state.Session) bool, asJSON bool) error {
+func writeStatus(w io.Writer, stores []*state.Store, keep func(state.Session) bool, asJSON bool, hosts *viewedHosts) error {
+	// The other hosts are asked first, each in the background and for a
+	// bounded time: a host that does not answer never holds up this
+	// machine's rows by more than that.
+	remote := hosts.views()
+	views := localViews(stores, keep)
+	views = append(views, <-remote...)
+	if asJSON {
+		return cli.WriteJSONArray(w, views)
+	}
+	if len(views) == 0 {
+		_, err := fmt.Fprintln(w, "no sessions yet")
+		return err
+	}
+	return cli.WriteTable(w, views, time.Now())
+}
+
+// localViews are this machine's sessions in stores that keep keeps, as
+// +status shows them.
+func localViews(stores []*state.Store, keep func(state.Session) bool) []cli.SessionView {
 	now := time.Now()
 	views := []cli.SessionView{}
 	for _, s := range stores {
@@ -377,14 +401,7 @@ func writeStatus(w io.Writer, stores []*state.Store, keep func(state.Session) bo
 		}
 	}
 	cli.MarkUnsupervised(views, hasControlSocket)
-	if asJSON {
-		return cli.WriteJSONArray(w, views)
-	}
-	if len(views) == 0 {
-		_, err := fmt.Fprintln(w, "no sessions yet")
-		return err
-	}
-	return cli.WriteTable(w, views, now)
+	return views
 }
 
 func whyCommand() *cobra.Command {

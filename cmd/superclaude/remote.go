@@ -6,14 +6,18 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"sync"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/superclaude/superclaude/internal/cli"
 	"github.com/superclaude/superclaude/internal/config"
 	"github.com/superclaude/superclaude/internal/fleet"
 	"github.com/superclaude/superclaude/internal/remote"
 	"github.com/superclaude/superclaude/internal/tmux"
+	"github.com/superclaude/superclaude/state"
 )
 
 // remoteCommand is `superclaude +remote`, which superclaude on another
@@ -62,6 +66,26 @@ func hostOps() (map[string]remote.Handler, error) {
 			}
 			return emit(r)
 		},
+		opStatus: func(ctx context.Context, raw json.RawMessage, emit func(any) error) error {
+			var a statusArgs
+			if err := remote.Args(raw, &a); err != nil {
+				return err
+			}
+			dir := ""
+			if a.Name != "" {
+				if dir, err = side.SessionsDir(a.Origin, a.Name); err != nil {
+					return err
+				}
+				if _, err := os.Stat(dir); err != nil {
+					return emit([]cli.SessionView{}) // that fleet has no sessions here
+				}
+			}
+			stores, err := viewStores(dir, "")
+			if err != nil {
+				return err
+			}
+			return emit(localViews(stores, func(state.Session) bool { return true }))
+		},
 		fleet.OpDown: func(ctx context.Context, raw json.RawMessage, emit func(any) error) error {
 			var a fleet.DownArgs
 			if err := remote.Args(raw, &a); err != nil {
@@ -78,10 +102,106 @@ func hostOps() (map[string]remote.Handler, error) {
 
 // fleetRemote is how +up and +down reach a fleet's other hosts.
 func fleetRemote() (*fleet.Remote, error) {
-	st, err := config.StateDir()
+	rec, err := hostsRecord()
 	if err != nil {
 		return nil, err
 	}
-	return &fleet.Remote{SSH: &remote.SSH{}, Version: Version(),
-		Hosts: remote.Hosts{File: filepath.Join(st, remote.HostsFile)}}, nil
+	return &fleet.Remote{SSH: &remote.SSH{}, Version: Version(), Hosts: rec}, nil
+}
+
+// opStatus is the request for a host's +status rows.
+const opStatus = "status"
+
+// statusArgs narrow a host's rows to one fleet's part (Origin and Name,
+// as fleet.UpArgs give them); empty: every session of that user's.
+type statusArgs struct {
+	Origin string `json:"origin,omitempty"`
+	Name   string `json:"name,omitempty"`
+}
+
+// hostTimeout is how long a view waits for a host (--host-timeout).
+var hostTimeout = 2 * time.Second
+
+// hostsFlags adds --local, and --host-timeout, the flags of a view that
+// covers the fleets' other hosts.
+func hostsFlags(cmd *cobra.Command, local *bool) {
+	cmd.Flags().BoolVar(local, "local", false, "only this machine's sessions, not those of the hosts your fleets run on")
+	cmd.Flags().DurationVar(&hostTimeout, "host-timeout", hostTimeout, "how long to wait for each other host's answer")
+}
+
+// viewedHosts are the other machines a view covers, and what it asks
+// them.
+type viewedHosts struct {
+	hosts []string
+	args  statusArgs
+}
+
+// viewHosts are the hosts a view covers besides this machine: with
+// --fleet, that fleet's (only its part there); with --sessions, or when
+// only this machine is asked for, none; else every host a fleet of the
+// user's is up on (the hosts record that +up keeps).
+func viewHosts(dir, fleetFile string, localOnly bool) (*viewedHosts, error) {
+	switch {
+	case localOnly || dir != "":
+		return nil, nil
+	case fleetFile != "":
+		spec, err := fleet.Load(fleetFile)
+		if err != nil {
+			return nil, err
+		}
+		return &viewedHosts{hosts: spec.Hosts(), args: statusArgs{Origin: fleet.Origin(spec.File), Name: spec.Name}}, nil
+	}
+	rec, err := hostsRecord()
+	if err != nil {
+		return nil, nil // no state directory: no hosts recorded
+	}
+	return &viewedHosts{hosts: rec.Up()}, nil
+}
+
+// views asks every host for its rows, at once, each for at most
+// hostTimeout, and sends them (a host that did not answer as one
+// unreachable row) when all are in.
+func (v *viewedHosts) views() <-chan []cli.SessionView {
+	ch := make(chan []cli.SessionView, 1)
+	if v == nil || len(v.hosts) == 0 {
+		ch <- nil
+		return ch
+	}
+	go func() {
+		rec, _ := hostsRecord()
+		ssh := &remote.SSH{}
+		var mu sync.Mutex
+		got := map[string][]cli.SessionView{}
+		reach := rec.Ask(context.Background(), v.hosts, hostTimeout, func(ctx context.Context, host string) error {
+			var rows []cli.SessionView
+			err := hostClient(ssh, host).Call(ctx, opStatus, v.args, &rows)
+			mu.Lock()
+			got[host] = rows
+			mu.Unlock()
+			return err
+		})
+		var out []cli.SessionView
+		for _, r := range reach {
+			if r.Err != nil {
+				out = append(out, cli.HostDown(r.Host, r.Err, r.LastGood))
+				continue
+			}
+			out = append(out, cli.OnHost(got[r.Host], r.Host)...)
+		}
+		ch <- out
+	}()
+	return ch
+}
+
+// hostsRecord is the user's record of the hosts their fleets run on.
+func hostsRecord() (remote.Hosts, error) {
+	st, err := config.StateDir()
+	if err != nil {
+		return remote.Hosts{}, err
+	}
+	return remote.Hosts{File: filepath.Join(st, remote.HostsFile)}, nil
+}
+
+func hostClient(ssh *remote.SSH, host string) *remote.Client {
+	return &remote.Client{SSH: ssh, Host: host, Version: Version()}
 }

@@ -339,7 +339,7 @@ turn it is in (a minute at most); --now restarts at once.`,
 			if err != nil {
 				return err
 			}
-			return writeStatus(c.OutOrStdout(), []*state.Store{s}, func(state.Session) bool { return true }, asJSON)
+			return writeStatus(c.OutOrStdout(), []*state.Store{s}, func(state.Session) bool { return true }, asJSON, nil)
 		},
 	}
 	show := &cobra.Command{

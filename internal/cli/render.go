@@ -57,6 +57,12 @@ type SessionView struct {
 	LimitedUntil string `json:"limitedUntil,omitempty"`
 	Halted       string `json:"halted,omitempty"`
 	LastExit     string `json:"lastExit,omitempty"`
+	// Host is the ssh destination of the machine the session is on, ""
+	// for this one; a host that did not answer has one view of its own,
+	// State Unreachable (see hosts.go).
+	Host      string `json:"host,omitempty"`
+	HostError string `json:"hostError,omitempty"`
+	LastGood  string `json:"lastGood,omitempty"`
 }
 
 // States of a session in a view.
@@ -186,9 +192,20 @@ func displayNames(views []SessionView, home string) []string {
 
 func WriteTable(w io.Writer, views []SessionView, now time.Time) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	hosts := hasHosts(views)
+	if hosts {
+		fmt.Fprint(tw, "HOST\t")
+	}
 	fmt.Fprintln(tw, "SESSION\tPANE\tSTATE\tAGENT\tLIFECYCLE\tFLAGS\tCONTEXT\tCOST\tHEARTBEAT\tRESTARTS")
 	names := displayNames(views, os.Getenv("HOME"))
 	for i, v := range views {
+		if hosts {
+			if v.State == Unreachable {
+				fmt.Fprintln(tw, termtext.Clean(v.Host)+"\t"+termtext.Clean(unreachableLine(v, now)))
+				continue
+			}
+			fmt.Fprint(tw, termtext.Clean(hostCell(v.Host))+"\t")
+		}
 		state := v.State
 		switch {
 		case v.PID > 0 && v.NoSupervisor:

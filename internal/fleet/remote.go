@@ -355,3 +355,13 @@ func writePrivate(path, text string) error {
 	}
 	return err
 }
+
+// SessionsDir is where the part of fleet name from origin keeps its
+// panes' sessions on this host.
+func (h HostSide) SessionsDir(origin, name string) (string, error) {
+	file, err := h.partFile(origin, name)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(filepath.Dir(file), "sessions"), nil
+}

@@ -142,7 +142,7 @@ func (c *Client) exitError(err error, stderr string) error {
 	switch code := ee.ExitCode(); {
 	case code == 255:
 		if msg == "" {
-			msg = "ssh failed"
+			msg = "the connection failed (ssh said no more)"
 		}
 		line := lastLine(msg)
 		if strings.Contains(line, "Host key verification failed") {

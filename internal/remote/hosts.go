@@ -63,9 +63,22 @@ func (h Hosts) Get(host string) Host {
 	return Host{Host: host}
 }
 
+// Up lists the hosts where a fleet of the user's is up: what the views
+// look at besides this machine.
+func (h Hosts) Up() []string {
+	list, _ := h.List()
+	var out []string
+	for _, x := range list {
+		if len(x.Fleets) > 0 {
+			out = append(out, x.Host)
+		}
+	}
+	return out
+}
+
 // AddFleet records that fleet has a part up on host.
 func (h Hosts) AddFleet(host, fleet string) error {
-	return h.change(host, func(x *Host) {
+	return h.change(host, false, func(x *Host) {
 		if !slices.Contains(x.Fleets, fleet) {
 			x.Fleets = append(x.Fleets, fleet)
 			sort.Strings(x.Fleets)
@@ -76,7 +89,7 @@ func (h Hosts) AddFleet(host, fleet string) error {
 // RemoveFleet records that fleet's part on host is down; a host with no
 // fleet left leaves the record.
 func (h Hosts) RemoveFleet(host, fleet string) error {
-	return h.change(host, func(x *Host) {
+	return h.change(host, true, func(x *Host) {
 		x.Fleets = slices.DeleteFunc(x.Fleets, func(f string) bool { return f == fleet })
 	})
 }
@@ -84,7 +97,7 @@ func (h Hosts) RemoveFleet(host, fleet string) error {
 // Answered records the outcome of asking host at time at: err nil when it
 // answered.
 func (h Hosts) Answered(host string, at time.Time, err error) error {
-	return h.change(host, func(x *Host) {
+	return h.change(host, false, func(x *Host) {
 		x.LastTry = at
 		if err == nil {
 			x.LastGood, x.LastError = at, ""
@@ -110,8 +123,8 @@ func (h Hosts) read() (hostsFile, error) {
 }
 
 // change applies fn to host's entry (made when missing) under the
-// record's lock, and drops the entry when no fleet is left on it.
-func (h Hosts) change(host string, fn func(*Host)) error {
+// record's lock; drop drops the entry when no fleet is left on it.
+func (h Hosts) change(host string, drop bool, fn func(*Host)) error {
 	if err := os.MkdirAll(filepath.Dir(h.File), 0o700); err != nil {
 		return err
 	}
@@ -135,7 +148,7 @@ func (h Hosts) change(host string, fn func(*Host)) error {
 		i = len(f.Hosts) - 1
 	}
 	fn(&f.Hosts[i])
-	if len(f.Hosts[i].Fleets) == 0 {
+	if drop && len(f.Hosts[i].Fleets) == 0 {
 		f.Hosts = slices.Delete(f.Hosts, i, i+1)
 	}
 	sort.Slice(f.Hosts, func(a, b int) bool { return f.Hosts[a].Host < f.Hosts[b].Host })

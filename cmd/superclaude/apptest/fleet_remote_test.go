@@ -1,11 +1,13 @@
 package apptest
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/superclaude/superclaude/proc"
@@ -53,6 +55,58 @@ func (w *remoteWorld) remotePane(label string, extra ...string) string {
 
 func (w *remoteWorld) remoteStarts() []fakeagent.Record { return fakeagent.ReadLog(w.rlog, "start") }
 
+// hostRow is a row of +status --json, with the host fields.
+type hostRow struct {
+	Pane       string `json:"pane"`
+	Host       string `json:"host"`
+	State      string `json:"state"`
+	OwnerAlive bool   `json:"ownerAlive"`
+	SessionID  string `json:"sessionId"`
+	LastGood   string `json:"lastGood"`
+	HostError  string `json:"hostError"`
+}
+
+// hostRows reads +status --json (every session of the user, the hosts'
+// included) by pane; a host that did not answer is "@HOST".
+func (w *remoteWorld) hostRows() map[string]hostRow {
+	w.T.Helper()
+	out, err := w.Run("+status", "--json")
+	if err != nil {
+		w.T.Fatalf("+status --json: %v\n%s", err, out)
+	}
+	var rows []hostRow
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		w.T.Fatalf("+status --json: %v\n%s", err, out)
+	}
+	m := map[string]hostRow{}
+	for _, r := range rows {
+		if r.State == "unreachable" {
+			m["@"+r.Host] = r
+		} else {
+			m[r.Pane] = r
+		}
+	}
+	return m
+}
+
+// killControlMasters ends the world's shared ssh connections: the ssh
+// processes ssh left in the background, which name their socket, in the
+// world's runtime directory, in place of their command line.
+func (w *remoteWorld) killControlMasters() {
+	snap, _ := proc.List()
+	killed := 0
+	for _, p := range snap {
+		cmdline, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", p.PID))
+		if strings.HasPrefix(string(cmdline), "ssh: "+w.RT+"/") {
+			proc.Signal(p.Identity, syscall.SIGKILL)
+			killed++
+		}
+	}
+	if killed == 0 {
+		w.T.Fatal("no shared ssh connection to end")
+	}
+}
+
 // A fleet with a window on this machine and one on another host, over a
 // real sshd: +up starts both parts, +down stops both and leaves nothing
 // on either side, +up again resumes each pane's own conversation.
@@ -77,6 +131,37 @@ func TestFleetAcrossHostsUpDownUp(t *testing.T) {
 	}
 	if remote.Dir != w.box.Home {
 		t.Fatalf("the remote agent runs in %s, want the box user's home %s (a host's pane without a dir)", remote.Dir, w.box.Home)
+	}
+
+	// One view: +status lists both, each with its host.
+	var rows map[string]hostRow
+	w.waitFor("+status to list both panes bound, each with its host", func() bool {
+		rows = w.hostRows()
+		l, r := rows["work:here:L"], rows["work:there:R"]
+		return l.Host == "" && l.SessionID == "conv-L" && r.Host == "box" && r.OwnerAlive && r.SessionID == "conv-R"
+	})
+
+	// The connection and the shared connection go: the remote agent runs
+	// on, and the next +status says the host is unreachable, with the
+	// time of its last good answer.
+	w.killControlMasters()
+	w.ssh.Stop()
+	for _, id := range identitiesOf(t, []fakeagent.Record{remote}) {
+		if !proc.Alive(id) {
+			t.Fatalf("remote pid %d ended with the connection", id.PID)
+		}
+	}
+	rows = w.hostRows()
+	down, ok := rows["@box"]
+	if !ok || down.State != "unreachable" || down.LastGood == "" || !strings.Contains(down.HostError, "refused") {
+		t.Fatalf("+status with box unreachable: %+v", rows)
+	}
+	if _, ok := rows["work:here:L"]; !ok {
+		t.Fatalf("+status lost the local row while box was unreachable: %+v", rows)
+	}
+	w.ssh.Start()
+	if r := w.hostRows()["work:there:R"]; r.Host != "box" || !r.OwnerAlive {
+		t.Fatalf("+status after box came back: %+v", w.hostRows())
 	}
 
 	out = w.SC("+down", w.File)
