@@ -9,6 +9,7 @@ import (
 
 func dashboardCommand() *cobra.Command {
 	var o dashboard.Options
+	var local bool
 	cmd := &cobra.Command{
 		Use:   "+dashboard",
 		Short: "a live view of every session: attach to its pane, restart or stop its agent, see why it restarted",
@@ -25,6 +26,9 @@ r restart its agent · s stop it (both ask first) · w its +why ·
 u refresh now · q quit.`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
+			if !local {
+				o.Hosts = dashboardHosts()
+			}
 			return dashboard.Run(c.Context(), o)
 		},
 	}
@@ -33,5 +37,6 @@ u refresh now · q quit.`,
 	f.DurationVar(&cli.StaleAfter, "stale-after", cli.StaleAfter, "a live supervisor without a heartbeat for this long shows as stale")
 	f.StringArrayVar(&o.Sessions, "sessions", nil, "read only this sessions directory (repeatable)")
 	f.StringArrayVar(&o.TmuxSockets, "tmux-socket", nil, "also look for panes on this tmux server: a name (tmux -L) or a socket path (repeatable)")
+	f.BoolVar(&local, "local", false, "only this machine's sessions, not those of the hosts your fleets run on")
 	return cmd
 }

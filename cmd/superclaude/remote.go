@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"sync"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/superclaude/superclaude/internal/cli"
 	"github.com/superclaude/superclaude/internal/config"
+	"github.com/superclaude/superclaude/internal/dashboard"
 	"github.com/superclaude/superclaude/internal/fleet"
 	"github.com/superclaude/superclaude/internal/remote"
 	"github.com/superclaude/superclaude/internal/tmux"
@@ -54,7 +56,12 @@ func hostOps() (map[string]remote.Handler, error) {
 	}
 	exe, _ = filepath.EvalSymlinks(exe)
 	side := fleet.HostSide{StateDir: st, Exe: exe, Server: func(s *fleet.Spec) tmux.Server { return fleetServer("", s) }}
-	return map[string]remote.Handler{
+	src, err := dashboard.LocalSource(dashboard.Options{})
+	if err != nil {
+		return nil, err
+	}
+	ops := dashboard.HostOps(src)
+	for op, h := range map[string]remote.Handler{
 		fleet.OpUp: func(ctx context.Context, raw json.RawMessage, emit func(any) error) error {
 			var a fleet.UpArgs
 			if err := remote.Args(raw, &a); err != nil {
@@ -97,7 +104,30 @@ func hostOps() (map[string]remote.Handler, error) {
 			}
 			return emit(r)
 		},
-	}, nil
+	} {
+		ops[op] = h
+	}
+	return ops, nil
+}
+
+// dashboardHosts is how +dashboard reaches the hosts the user's fleets
+// run on (none when the record names none).
+func dashboardHosts() dashboard.Hosts {
+	rec, err := hostsRecord()
+	if err != nil {
+		return dashboard.Hosts{}
+	}
+	ssh := &remote.SSH{}
+	return dashboard.Hosts{
+		Hosts: rec.Up(),
+		Call: func(ctx context.Context, host, op string, args, result any) error {
+			return hostClient(ssh, host).Call(ctx, op, args, result)
+		},
+		Terminal: func(host string, argv []string) (*exec.Cmd, error) {
+			return ssh.Command(context.Background(), host, true, argv...)
+		},
+		Record: rec,
+	}
 }
 
 // fleetRemote is how +up and +down reach a fleet's other hosts.

@@ -47,6 +47,10 @@ type Model struct {
 	problems   []string
 	now        time.Time
 	loaded     bool
+	// hosts is set when the reading covers other hosts: a HOST column;
+	// unreachable are the lines of those that did not answer.
+	hosts       bool
+	unreachable []string
 	// loading is true while a reading is under way; gen numbers the
 	// timer chain, so that a refresh asked for by a key does not start a
 	// second chain of ticks.
@@ -202,6 +206,8 @@ func (m Model) gotRows(msg rowsMsg) (tea.Model, tea.Cmd) {
 		selected = m.rows[m.sel].key()
 	}
 	m.rows = sortRows(msg.snap.Rows)
+	m.hosts = len(msg.snap.Hosts) > 0
+	m.unreachable = msg.snap.Unreachable
 	m.problems = msg.snap.Problems
 	m.now = msg.snap.At
 	m.loaded = true
@@ -209,10 +215,10 @@ func (m Model) gotRows(msg rowsMsg) (tea.Model, tea.Cmd) {
 	for i, r := range m.rows {
 		raw[i] = m.rowCells(r)
 	}
-	m.widths = columnWidths(raw)
+	m.widths = columnWidths(m.cols(), raw)
 	m.cells, m.lineWidths = make([][]string, len(raw)), make([]int, len(raw))
 	for i, c := range raw {
-		m.cells[i], m.lineWidths[i] = padCells(c, m.widths)
+		m.cells[i], m.lineWidths[i] = padCells(m.cols(), c, m.widths)
 	}
 	// The selection follows its session when rows move.
 	for i, r := range m.rows {

@@ -24,6 +24,9 @@ const (
 
 // Row is one session as the dashboard shows it.
 type Row struct {
+	// Host is the ssh destination of the machine the session is on, ""
+	// for this one.
+	Host string
 	// Session is the session directory's name, Dir its absolute path.
 	Session, Dir string
 	// Pane is the session's pane identity ("" when it has none).
@@ -66,5 +69,6 @@ type Row struct {
 	LastEventAt time.Time
 }
 
-// key identifies a row across refreshes.
-func (r Row) key() string { return r.Dir }
+// key identifies a row across refreshes: the same directory on two hosts
+// is two sessions.
+func (r Row) key() string { return r.Host + "\x00" + r.Dir }

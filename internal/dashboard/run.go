@@ -24,6 +24,9 @@ type Options struct {
 	// socket path when it holds a '/'), besides the ones found by
 	// themselves.
 	TmuxSockets []string
+	// Hosts, when it names any, are other hosts whose sessions are shown
+	// too (HostsSource).
+	Hosts Hosts
 }
 
 // ErrNoTerminal reports that the dashboard was asked for without a
@@ -39,9 +42,16 @@ func Run(ctx context.Context, o Options) error {
 	if !term.IsTerminal(int(os.Stdin.Fd())) || !term.IsTerminal(int(os.Stdout.Fd())) {
 		return ErrNoTerminal
 	}
-	src, err := sourceFor(o)
+	local, err := LocalSource(o)
 	if err != nil {
 		return err
+	}
+	var src Source = local
+	if len(o.Hosts.Hosts) > 0 && len(o.Sessions) == 0 {
+		if o.Hosts.Timeout <= 0 {
+			o.Hosts.Timeout = max(o.Refresh, DefaultRefresh)
+		}
+		src = &HostsSource{Local: local, Hosts: o.Hosts}
 	}
 	m := New(Config{Source: src, Refresh: o.Refresh, Context: ctx})
 	// The alternate screen is the View's to ask for (Model.View).
@@ -52,10 +62,10 @@ func Run(ctx context.Context, o Options) error {
 	return err
 }
 
-// sourceFor builds the real source for the options, from the user's
-// configuration: the lookup index, the current and the user's sessions
-// directories, this terminal's tmux.
-func sourceFor(o Options) (*StoreSource, error) {
+// LocalSource builds the real source of this machine's sessions for the
+// options, from the user's configuration: the lookup index, the current
+// and the user's sessions directories, this terminal's tmux.
+func LocalSource(o Options) (*StoreSource, error) {
 	idx, err := config.IndexDir()
 	if err != nil {
 		return nil, err

@@ -33,4 +33,9 @@ type Snapshot struct {
 	Problems []string
 	// At is when the reading was made: the clock the view's ages use.
 	At time.Time
+	// Hosts are the other hosts the reading covers (HostsSource): the
+	// list then has a HOST column. Unreachable says, for each that did not
+	// answer, since when it has not.
+	Hosts       []string
+	Unreachable []string
 }

@@ -74,11 +74,24 @@ var columns = []column{
 	{title: "LAST EVENT"},
 }
 
-// Column indexes whose cells get a colour of their own.
+// Column indexes whose cells get a colour of their own (in columns: one
+// more with a HOST column in front).
 const (
 	colState = 2
 	colInput = 6
 )
+
+// hostColumn leads the list when it shows sessions of other hosts.
+var hostColumn = column{title: "HOST", max: 20}
+
+// cols are the list's columns: a HOST column first when the dashboard
+// covers other hosts.
+func (m Model) cols() []column {
+	if m.hosts {
+		return append([]column{hostColumn}, columns...)
+	}
+	return columns
+}
 
 // rowCells renders a row's values as the list's cells, cleaned of
 // anything a terminal would act on (a state file is anyone's to write).
@@ -125,6 +138,13 @@ func (m Model) rowCells(r Row) []string {
 		status += "/" + r.Lifecycle
 	}
 	out := []string{r.Session, displayPane(r.Pane), status, skill, ctx, cost, input, limit, fmt.Sprint(r.Restarts), last}
+	if m.hosts {
+		host := r.Host
+		if host == "" {
+			host = "local"
+		}
+		out = append([]string{host}, out...)
+	}
 	for i := range out {
 		out[i] = clean(out[i])
 	}
@@ -200,15 +220,16 @@ func (m Model) draw() string {
 	b.WriteByte('\n')
 
 	visible := m.rows[m.top:min(len(m.rows), m.top+m.listHeight())]
+	cols := m.cols()
 	widths := m.widths
 	if widths == nil {
-		widths = columnWidths(nil)
+		widths = columnWidths(cols, nil)
 	}
-	titles := make([]string, len(columns))
-	for i, c := range columns {
+	titles := make([]string, len(cols))
+	for i, c := range cols {
 		titles[i] = c.title
 	}
-	header, _ := padCells(titles, widths)
+	header, _ := padCells(cols, titles, widths)
 	b.WriteString(m.fit(m.styles.header, "  "+joinCells(header, nil)))
 	b.WriteByte('\n')
 	for i, r := range visible {
@@ -248,6 +269,10 @@ func (m Model) title() string {
 		len(m.rows), sessions, count[Running], count[Stale], count[Stopped])
 	if !m.now.IsZero() {
 		t += fmt.Sprintf(" — %s, every %s", m.now.Local().Format("15:04:05"), m.refresh)
+	}
+	// A host that does not answer is said where it is always seen.
+	for _, u := range m.unreachable {
+		t += " — " + clean(u)
 	}
 	return t
 }
@@ -293,16 +318,17 @@ func (m Model) viewWhy() string {
 }
 
 func (m Model) cellStyle(r Row) map[int]ansi.Style {
-	st := map[int]ansi.Style{colState: m.styles.status[r.Status]}
+	off := len(m.cols()) - len(columns)
+	st := map[int]ansi.Style{off + colState: m.styles.status[r.Status]}
 	if r.NeedsInput != nil && *r.NeedsInput {
-		st[colInput] = m.styles.needsInput
+		st[off+colInput] = m.styles.needsInput
 	}
 	return st
 }
 
 // columnWidths sizes each column to its widest cell, between its title's
 // width and its cap; the last column is not padded.
-func columnWidths(rows [][]string) []int {
+func columnWidths(columns []column, rows [][]string) []int {
 	w := make([]int, len(columns))
 	for i, c := range columns {
 		w[i] = ansi.StringWidth(c.title)
@@ -319,7 +345,7 @@ func columnWidths(rows [][]string) []int {
 
 // padCells cuts or pads each cell but the last to its column's width, and
 // returns the padded cells and the width of the line they make joined.
-func padCells(cells []string, widths []int) ([]string, int) {
+func padCells(columns []column, cells []string, widths []int) ([]string, int) {
 	out := make([]string, len(cells))
 	width := 0
 	for i, c := range cells {

@@ -1,6 +1,7 @@
 package remote
 
 import (
+	"context"
 	"os/exec"
 	"slices"
 	"strings"
@@ -77,10 +78,10 @@ func TestCheckDestination(t *testing.T) {
 // always follows "--".
 func TestAttackHostAsSSHOption(t *testing.T) {
 	s := &SSH{ControlDir: t.TempDir()}
-	if _, err := s.Command(nil, "-oProxyCommand=touch /tmp/pwned", false, "true"); err == nil {
+	if _, err := s.Command(context.Background(), "-oProxyCommand=touch /tmp/pwned", false, "true"); err == nil {
 		t.Fatal("a host starting with '-' made an ssh command")
 	}
-	cmd, err := s.Command(nil, "box", false, "true")
+	cmd, err := s.Command(context.Background(), "box", false, "true")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -124,9 +124,6 @@ func (s *SSH) Command(ctx context.Context, host string, tty bool, argv ...string
 	if len(argv) > 0 {
 		args = append(args, RemoteCommand(argv))
 	}
-	if ctx == nil {
-		return exec.Command(s.program(), args...), nil
-	}
 	return exec.CommandContext(ctx, s.program(), args...), nil
 }
 

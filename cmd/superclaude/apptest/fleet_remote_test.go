@@ -9,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/superclaude/superclaude/proc"
 	"github.com/superclaude/superclaude/testkit/fakeagent"
@@ -189,5 +190,69 @@ func TestFleetAcrossHostsUpDownUp(t *testing.T) {
 			t.Errorf("pane %s started again with %q, want %s", label, withoutInjected(s.Args), want)
 		}
 	}
+	w.SC("+down", w.File)
+}
+
+// The dashboard shows a host's panes beside this machine's, with a HOST
+// column: a host's pane is restarted from the keyboard there, enter
+// attaches to it there (ssh -t … tmux attach), and a host that stops
+// answering is said to be unreachable, with its last good answer, while
+// this machine's rows stay.
+func TestDashboardAcrossHosts(t *testing.T) {
+	w := newRemoteWorld(t)
+	d := &dashWorld{w.World}
+	w.writeFleet(window("here") + pane("L") +
+		window("there") + `host = "box"` + "\n" + w.remotePane("R"))
+	w.SC("+up", w.File)
+	w.waitFor("both panes bound", func() bool {
+		rows := w.hostRows()
+		return rows["work:here:L"].SessionID == "conv-L" && rows["work:there:R"].SessionID == "conv-R"
+	})
+	d.tmux("new-session", "-d", "-s", "dash", "-x", "200", "-y", "30", "-c", w.Dir, "--",
+		w.Bin, "+dashboard", "--refresh", "300ms")
+	d.waitFor("the dashboard to list both panes, each with its host", func() bool {
+		s := d.screen()
+		return strings.HasPrefix(strings.TrimLeft(line(s, "work:here:L"), "> "), "local ") &&
+			strings.HasPrefix(strings.TrimLeft(line(s, "work:there:R"), "> "), "box ") &&
+			cell(s, "work:there:R", "STATE", false) == "running"
+	})
+
+	// Select the host's pane and restart it.
+	for !strings.HasPrefix(line(d.screen(), "work:there:R"), "> ") {
+		d.tmux("send-keys", "-t", "=dash:", "j")
+		time.Sleep(100 * time.Millisecond)
+	}
+	d.tmux("send-keys", "-t", "=dash:", "r")
+	d.waitFor("the question", func() bool { return strings.Contains(line(d.screen(), "Restart the agent"), "work:there:R") })
+	d.tmux("send-keys", "-t", "=dash:", "y")
+	w.waitFor("a second agent in the host's pane", func() bool { return len(w.remoteStarts()) == 2 })
+	if n := len(w.starts()); n != 1 {
+		t.Fatalf("the local pane's agent started %d times, want once", n)
+	}
+
+	// Enter attaches to the host's pane, through ssh: a client of the
+	// host's tmux server shows up there.
+	d.tmux("send-keys", "-t", "=dash:", "Enter")
+	remoteClients := func() string {
+		out, _ := w.box.SSH("", "tmux", "list-clients", "-F", "#{client_tty} #{session_name}")
+		return strings.TrimSpace(out)
+	}
+	w.waitFor("a tmux client on the host, attached to the fleet", func() bool { return strings.HasSuffix(remoteClients(), " work") })
+	w.box.SSH("", "tmux", "detach-client", "-s", "work")
+	d.waitFor("the dashboard back after the detach", func() bool { return strings.Contains(d.screen(), "work:here:L") })
+
+	// The host goes away: the dashboard says so within a refresh or two,
+	// and this machine's row stays.
+	w.killControlMasters()
+	w.ssh.Stop()
+	d.waitFor("the host said unreachable", func() bool {
+		s := d.screen()
+		return strings.Contains(s, "box: UNREACHABLE — last good answer") && strings.Contains(s, "work:here:L")
+	})
+	w.ssh.Start()
+	d.waitFor("the host's row back", func() bool {
+		s := d.screen()
+		return !strings.Contains(s, "UNREACHABLE") && cell(s, "work:there:R", "STATE", false) != ""
+	})
 	w.SC("+down", w.File)
 }
