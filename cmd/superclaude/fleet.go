@@ -405,8 +405,8 @@ func localViews(stores []*state.Store, keep func(state.Session) bool) []cli.Sess
 }
 
 func whyCommand() *cobra.Command {
-	var dir, fleetFile string
-	var asJSON, follow, verbose bool
+	var dir, fleetFile, host string
+	var asJSON, follow, verbose, local bool
 	cmd := &cobra.Command{
 		Use:   "+why [session]",
 		Short: "the session's event log as readable lines: every kill and restart, its reason and actor (default: this pane's session)",
@@ -418,7 +418,30 @@ name or a session directory; with none, this agent's session or this pane's.
 new value); --json prints the events as JSON, one per line.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			sess, err := whySession(dir, fleetFile, args)
+			var sess *state.Session
+			var err error
+			if host == "" {
+				sess, err = whySession(dir, fleetFile, args)
+			}
+			if host != "" || errors.Is(err, state.ErrNoSession) && dir == "" && len(args) == 1 {
+				on, herr := onHost(host, local, true, fleetFile, strings.Join(args, ""), false)
+				if herr != nil {
+					return herr
+				}
+				if on != "" {
+					argv := append([]string{"+why"}, args...)
+					if asJSON {
+						argv = append(argv, "--json")
+					}
+					if follow {
+						argv = append(argv, "--follow")
+					}
+					if verbose {
+						argv = append(argv, "--verbose")
+					}
+					return runOnHost(c.Context(), on, argv, c.OutOrStdout(), c.ErrOrStderr())
+				}
+			}
 			if err != nil {
 				return err
 			}
@@ -483,6 +506,7 @@ new value); --json prints the events as JSON, one per line.`,
 		},
 	}
 	sessionsFlags(cmd, &dir, &fleetFile)
+	hostFlags(cmd, &host, &local)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the events as JSON, one per line")
 	cmd.Flags().BoolVarP(&follow, "follow", "f", false, "keep printing events as they come")
 	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "print each event as recorded: its actor, reason, and every changed field of .state.json with its old and new value")

@@ -64,7 +64,8 @@ func conversations(which string) ([]cli.Conversation, string, error) {
 }
 
 func historyCommand() *cobra.Command {
-	var asJSON bool
+	var asJSON, local bool
+	var host string
 	cmd := &cobra.Command{
 		Use:   "+history [session | pane]",
 		Short: "the conversations a session or pane has had: id, start, end, why it ended, cost, first and last prompt",
@@ -79,7 +80,26 @@ superclaude +resume N resumes the Nth.`,
 			if len(args) == 1 {
 				which = args[0]
 			}
-			cs, what, err := conversations(which)
+			var cs []cli.Conversation
+			var what string
+			var err error
+			if host == "" {
+				cs, what, err = conversations(which)
+			}
+			on, herr := onHost(host, local, err != nil || len(cs) == 0, "", which, true)
+			if herr != nil {
+				return herr
+			}
+			if on != "" {
+				argv := []string{"+history"}
+				if which != "" {
+					argv = append(argv, which)
+				}
+				if asJSON {
+					argv = append(argv, "--json")
+				}
+				return runOnHost(c.Context(), on, argv, c.OutOrStdout(), c.ErrOrStderr())
+			}
 			if err != nil {
 				return err
 			}
@@ -93,6 +113,7 @@ superclaude +resume N resumes the Nth.`,
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	hostFlags(cmd, &host, &local)
 	return cmd
 }
 

@@ -3,10 +3,15 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"sort"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -92,6 +97,20 @@ func hostOps() (map[string]remote.Handler, error) {
 				return err
 			}
 			return emit(localViews(stores, func(state.Session) bool { return true }))
+		},
+		opFind: func(ctx context.Context, raw json.RawMessage, emit func(any) error) error {
+			var a findArgs
+			if err := remote.Args(raw, &a); err != nil {
+				return err
+			}
+			return emit(findHere(a))
+		},
+		opRun: func(ctx context.Context, raw json.RawMessage, emit func(any) error) error {
+			var a runArgs
+			if err := remote.Args(raw, &a); err != nil {
+				return err
+			}
+			return runHere(ctx, a.Args, emit)
 		},
 		fleet.OpDown: func(ctx context.Context, raw json.RawMessage, emit func(any) error) error {
 			var a fleet.DownArgs
@@ -234,4 +253,192 @@ func hostsRecord() (remote.Hosts, error) {
 
 func hostClient(ssh *remote.SSH, host string) *remote.Client {
 	return &remote.Client{SSH: ssh, Host: host, Version: Version()}
+}
+
+// The ops that let +why, +history and +session restart reach a session on
+// another host: opFind says whether the host has it, opRun runs the same
+// command there (as an argument vector: no shell on either side), with
+// --local so that it never goes on to that host's own hosts, and streams
+// back what it prints and its exit code.
+const (
+	opFind = "find"
+	opRun  = "run"
+)
+
+type findArgs struct {
+	// Which is a session's name, or with History a pane's identity too.
+	Which   string `json:"which"`
+	History bool   `json:"history,omitempty"`
+}
+
+type runArgs struct {
+	Args []string `json:"args"`
+}
+
+// runChunk is a piece of what the command prints, or its exit code.
+type runChunk struct {
+	Out  string `json:"out,omitempty"`
+	Err  string `json:"err,omitempty"`
+	Exit *int   `json:"exit,omitempty"`
+}
+
+// runnable reports whether args is a command a host runs for another
+// (opRun): only these views and the restart request.
+func runnable(args []string) bool {
+	switch {
+	case len(args) >= 1 && (args[0] == "+why" || args[0] == "+history"):
+		return true
+	case len(args) >= 2 && args[0] == "+session" && args[1] == "restart":
+		return true
+	}
+	return false
+}
+
+// findHere reports whether this machine has the session (or, history, a
+// session or pane with conversations) which names.
+func findHere(a findArgs) bool {
+	if a.History {
+		cs, _, err := conversations(a.Which)
+		return err == nil && len(cs) > 0
+	}
+	stores, err := viewStores("", "")
+	if err != nil {
+		return false
+	}
+	_, err = findIn(stores, a.Which)
+	return !errors.Is(err, state.ErrNoSession)
+}
+
+// runHere runs args (runnable) as a command of this superclaude, and
+// emits what it prints as it comes, then its exit code.
+func runHere(ctx context.Context, args []string, emit func(any) error) error {
+	if !runnable(args) {
+		return fmt.Errorf("superclaude +remote runs only +why, +history and +session restart for another host, not %q", args)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	n := 1
+	if args[0] == "+session" {
+		n = 2
+	}
+	argv := append(append(append([]string{}, args[:n]...), "--local"), args[n:]...)
+	cmd := exec.CommandContext(ctx, self, argv...)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	errOut, err := cmd.StderrPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	var wg sync.WaitGroup
+	for _, p := range []struct {
+		r     io.Reader
+		chunk func(string) runChunk
+	}{{out, func(s string) runChunk { return runChunk{Out: s} }}, {errOut, func(s string) runChunk { return runChunk{Err: s} }}} {
+		wg.Go(func() {
+			buf := make([]byte, 32<<10)
+			for {
+				k, err := p.r.Read(buf)
+				if k > 0 {
+					emit(p.chunk(string(buf[:k])))
+				}
+				if err != nil {
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	err = cmd.Wait()
+	code := cmd.ProcessState.ExitCode()
+	if code < 0 && err != nil {
+		return err
+	}
+	return emit(runChunk{Exit: &code})
+}
+
+// runOnHost runs args, one of the runnable commands, on host, printing
+// what it prints; its exit code, when not 0, is this command's.
+func runOnHost(ctx context.Context, host string, args []string, stdout, stderr io.Writer) error {
+	code := -1
+	err := hostClient(&remote.SSH{}, host).Stream(ctx, opRun, runArgs{Args: args}, func(raw json.RawMessage) error {
+		var ch runChunk
+		if err := json.Unmarshal(raw, &ch); err != nil {
+			return err
+		}
+		io.WriteString(stdout, ch.Out)
+		io.WriteString(stderr, ch.Err)
+		if ch.Exit != nil {
+			code = *ch.Exit
+		}
+		return nil
+	})
+	switch {
+	case err != nil:
+		return err
+	case code < 0:
+		return fmt.Errorf("%s: the command ended without an exit code", host)
+	case code != 0:
+		return exitCode(code)
+	}
+	return nil
+}
+
+// findOnHosts returns the one host, of those a view covers (viewHosts),
+// that has the session which names (or, history, a session or pane with
+// conversations). It fails with state.ErrNoSession when none has, and
+// names the hosts when several have (--host picks one).
+func findOnHosts(fleetFile, which string, history bool) (string, error) {
+	vh, err := viewHosts("", fleetFile, false)
+	if err != nil || vh == nil || len(vh.hosts) == 0 {
+		return "", state.ErrNoSession
+	}
+	rec, _ := hostsRecord()
+	ssh := &remote.SSH{}
+	var mu sync.Mutex
+	var found []string
+	rec.Ask(context.Background(), vh.hosts, hostTimeout, func(ctx context.Context, host string) error {
+		var has bool
+		err := hostClient(ssh, host).Call(ctx, opFind, findArgs{Which: which, History: history}, &has)
+		if has {
+			mu.Lock()
+			found = append(found, host)
+			mu.Unlock()
+		}
+		return err
+	})
+	sort.Strings(found)
+	switch len(found) {
+	case 0:
+		return "", state.ErrNoSession
+	case 1:
+		return found[0], nil
+	}
+	return "", fmt.Errorf("%s is on %d hosts (%s): name one with --host", which, len(found), strings.Join(found, ", "))
+}
+
+// onHost is where a command that looks a session up goes: host, when
+// given (--host), else this machine — and, when local is false and this
+// machine has no such session (notHere), the one host that has it.
+func onHost(host string, local, notHere bool, fleetFile, which string, history bool) (string, error) {
+	if host != "" || local || !notHere || which == "" {
+		return host, nil
+	}
+	h, err := findOnHosts(fleetFile, which, history)
+	if errors.Is(err, state.ErrNoSession) {
+		return "", nil
+	}
+	return h, err
+}
+
+// hostFlags adds --host and --local to a command that looks a session up.
+func hostFlags(cmd *cobra.Command, host *string, local *bool) {
+	cmd.Flags().StringVar(host, "host", "", "the host the session is on (an ssh destination a fleet of yours runs on); default: this machine, else the one host that has it")
+	cmd.Flags().BoolVar(local, "local", false, "only this machine's sessions")
 }

@@ -262,7 +262,8 @@ named by $CLAUDE_SUPERVISOR_PID, unless --session names one.`,
 		},
 	}
 	deactivate.Flags().StringVar(&keywords, "keywords", "", "comma-separated search keywords")
-	var now bool
+	var now, restartLocal bool
+	var restartHost string
 	restart := &cobra.Command{
 		Use:   "restart",
 		Short: "ask the session's supervisor for an overflow restart: it kills the agent and starts it fresh with /superclaude:session continue",
@@ -281,7 +282,26 @@ turn it is in (a minute at most); --now restarts at once.`,
 			if err != nil {
 				return err
 			}
-			sess, err := findSession(s, which)
+			var sess *state.Session
+			if restartHost == "" {
+				sess, err = findSession(s, which)
+			}
+			if restartHost != "" || errors.Is(err, state.ErrNoSession) {
+				on, herr := onHost(restartHost, restartLocal, true, "", which, false)
+				if herr != nil {
+					return herr
+				}
+				if on != "" {
+					argv := []string{"+session", "restart", "--session", which}
+					if now {
+						argv = append(argv, "--now")
+					}
+					if asJSON {
+						argv = append(argv, "--json")
+					}
+					return runOnHost(c.Context(), on, argv, c.OutOrStdout(), c.ErrOrStderr())
+				}
+			}
 			if err != nil {
 				return err
 			}
@@ -310,6 +330,7 @@ turn it is in (a minute at most); --now restarts at once.`,
 		},
 	}
 	restart.Flags().BoolVar(&now, "now", false, "restart at once, even in the middle of a turn")
+	hostFlags(restart, &restartHost, &restartLocal)
 	update := &cobra.Command{
 		Use:   "update key=value…",
 		Short: "set fields (values are JSON when they parse as the field's type, else strings)",

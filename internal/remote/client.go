@@ -101,6 +101,9 @@ func (c *Client) Stream(ctx context.Context, op string, args any, each func(json
 			failed = fmt.Errorf("%s: superclaude +remote there answered %.80q", c.Host, sc.Text())
 			break
 		}
+		if len(r.Result) == 0 && r.Error == "" && !r.WrongVersion {
+			continue // the other side is still at it (Serve's keep-alive)
+		}
 		replies++
 		switch {
 		case r.WrongVersion:

@@ -6,12 +6,20 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"sync"
+	"time"
 )
 
 // Handler answers one op on the remote side: it reads its arguments from
 // args and gives each result to emit — once for most ops, once per item
-// for a streaming one.
+// for a streaming one. ctx ends when the asking side has gone.
 type Handler func(ctx context.Context, args json.RawMessage, emit func(result any) error) error
+
+// keepAlive is how often Serve writes an empty reply while an op runs: a
+// write is how it learns that the asking side has gone (ssh closes the
+// pipe; nothing else tells a command without a terminal), so that an op
+// that waits, such as following a log, ends with the connection.
+var keepAlive = 5 * time.Second
 
 // Serve answers the one request on r (what a [Client] sent) with ops,
 // writing the replies to w: superclaude's `+remote` command on the other
@@ -20,15 +28,24 @@ type Handler func(ctx context.Context, args json.RawMessage, emit func(result an
 // person what to install; an error of the op goes back as the reply's
 // error. Serve returns an error only when it could not reply at all.
 func Serve(ctx context.Context, r io.Reader, w io.Writer, version string, ops map[string]Handler) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	bw := bufio.NewWriter(w)
+	var mu sync.Mutex
 	reply := func(rep Reply) error {
 		rep.Version = version
 		b, err := json.Marshal(rep)
 		if err != nil {
 			return err
 		}
+		mu.Lock()
+		defer mu.Unlock()
 		bw.Write(append(b, '\n'))
-		return bw.Flush()
+		if err := bw.Flush(); err != nil {
+			cancel() // the asking side has gone
+			return err
+		}
+		return nil
 	}
 	var req Request
 	dec := json.NewDecoder(io.LimitReader(r, maxRequest))
@@ -42,6 +59,19 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, version string, ops ma
 	if !ok {
 		return reply(Reply{Error: fmt.Sprintf("superclaude +remote: unknown operation %q", req.Op)})
 	}
+	done := make(chan struct{})
+	go func() {
+		t := time.NewTicker(keepAlive)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				reply(Reply{})
+			}
+		}
+	}()
 	err := h(ctx, req.Args, func(result any) error {
 		b, err := json.Marshal(result)
 		if err != nil {
@@ -49,6 +79,7 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, version string, ops ma
 		}
 		return reply(Reply{Result: b})
 	})
+	close(done)
 	if err != nil {
 		return reply(Reply{Error: err.Error()})
 	}

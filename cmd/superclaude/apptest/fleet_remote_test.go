@@ -58,6 +58,7 @@ func (w *remoteWorld) remoteStarts() []fakeagent.Record { return fakeagent.ReadL
 
 // hostRow is a row of +status --json, with the host fields.
 type hostRow struct {
+	Name       string `json:"name"`
 	Pane       string `json:"pane"`
 	Host       string `json:"host"`
 	State      string `json:"state"`
@@ -142,11 +143,28 @@ func TestFleetAcrossHostsUpDownUp(t *testing.T) {
 		return l.Host == "" && l.SessionID == "conv-L" && r.Host == "box" && r.OwnerAlive && r.SessionID == "conv-R"
 	})
 
+	// +why, +history and +session restart find the remote pane's session
+	// on its host.
+	name := rows["work:there:R"].Name
+	if why := w.SC("+why", name); !strings.Contains(why, "started the agent") || !strings.Contains(why, "conv-R") {
+		t.Fatalf("+why %s (on box) says:\n%s", name, why)
+	}
+	if _, err := w.Run("+why", name, "--local"); err == nil {
+		t.Fatalf("+why %s --local found the host's session here", name)
+	}
+	w.SC("+session", "restart", "--session", name, "--now", "--host", "box")
+	w.waitFor("the remote agent restarted", func() bool { return len(w.remoteStarts()) == 2 })
+	if n := len(w.starts()); n != 1 {
+		t.Fatalf("the local agent started %d times, want once", n)
+	}
+
+
 	// The connection and the shared connection go: the remote agent runs
 	// on, and the next +status says the host is unreachable, with the
 	// time of its last good answer.
 	w.killControlMasters()
 	w.ssh.Stop()
+	remote = w.remoteStarts()[1]
 	for _, id := range identitiesOf(t, []fakeagent.Record{remote}) {
 		if !proc.Alive(id) {
 			t.Fatalf("remote pid %d ended with the connection", id.PID)
@@ -179,18 +197,24 @@ func TestFleetAcrossHostsUpDownUp(t *testing.T) {
 	if left, _ := proc.FindByEnv(fakeagent.EnvLog, w.rlog); len(left) > 0 {
 		t.Errorf("the remote fleet left %+v", left)
 	}
-
+	nl, nr := len(w.starts()), len(w.remoteStarts())
 	w.SC("+up", w.File)
 	w.waitFor("both agents to start again", func() bool {
-		return len(w.starts()) == 2 && len(w.remoteStarts()) == 2
+		return len(w.starts()) == nl+1 && len(w.remoteStarts()) == nr+1
 	})
-	for _, s := range []fakeagent.Record{w.starts()[1], w.remoteStarts()[1]} {
+	for _, s := range []fakeagent.Record{w.starts()[nl], w.remoteStarts()[nr]} {
 		label := paneOf(s)
 		if want := fmt.Sprint([]string{"--resume", "conv-" + label}); fmt.Sprint(withoutInjected(s.Args)) != want {
 			t.Errorf("pane %s started again with %q, want %s", label, withoutInjected(s.Args), want)
 		}
 	}
 	w.SC("+down", w.File)
+	// The stop ended the host pane's resumed conversation: its history,
+	// asked of the host by name (the fleet being down, no host is looked
+	// at unasked).
+	if hist := w.SC("+history", "work:there:R", "--json", "--host", "box"); !strings.Contains(hist, `"conv-R"`) {
+		t.Fatalf("+history work:there:R --host box:\n%s", hist)
+	}
 }
 
 // The dashboard shows a host's panes beside this machine's, with a HOST
