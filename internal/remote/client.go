@@ -158,8 +158,8 @@ func (c *Client) exitError(err error, stderr string) error {
 		}
 		return fmt.Errorf("%s: %w: %s", c.Host, ErrUnreachable, line)
 	case code == 127:
-		return fmt.Errorf("%s: %w: install superclaude %s on %s (for instance `go install github.com/superclaude/superclaude/cmd/superclaude@%s` there, or `make install` in a checkout), in a directory on the PATH of commands run over ssh or in ~/.local/bin; superclaude copies no binaries itself",
-			c.Host, ErrNotInstalled, c.Version, c.Host, installVersion(c.Version))
+		return fmt.Errorf("%s: %w (none on the PATH of commands run over ssh, nor in ~/.local/bin, ~/go/bin, /usr/local/bin or /opt/homebrew/bin): %s; superclaude copies no binaries itself",
+			c.Host, ErrNotInstalled, installHint(c.Host, c.Version))
 	case strings.Contains(msg, "is not a superclaude command"):
 		return c.versionError("older, without +remote")
 	}
@@ -170,17 +170,25 @@ func (c *Client) exitError(err error, stderr string) error {
 }
 
 func (c *Client) versionError(there string) error {
-	return fmt.Errorf("%s: %w: %s there, %s here: install superclaude %s on %s (`go install github.com/superclaude/superclaude/cmd/superclaude@%s` there, or `make install` in a checkout of it)",
-		c.Host, ErrVersion, there, c.Version, c.Version, c.Host, installVersion(c.Version))
+	return fmt.Errorf("%s: %w: %s there, %s here: %s", c.Host, ErrVersion, there, c.Version, installHint(c.Host, c.Version))
 }
 
-// installVersion is what `go install …@V` takes for version v: a release
-// tag as it is, else latest.
-func installVersion(v string) string {
-	if strings.HasPrefix(v, "v") && !strings.Contains(v, "-dirty") {
-		return v
+// installHint says how to put superclaude of version v on host: a release
+// with install.sh, a development build ("dev-<commit>[-dirty]") from its
+// commit.
+func installHint(host, v string) string {
+	if commit, ok := strings.CutPrefix(v, "dev-"); ok {
+		commit, dirty := strings.CutSuffix(commit, "-dirty")
+		hint := fmt.Sprintf("this is a development build: on %s, build commit %s of superclaude and install it (git checkout %s && make install)", host, commit, commit)
+		if dirty {
+			hint += ", with the same uncommitted changes"
+		}
+		return hint
 	}
-	return "latest"
+	if v == "" || v == "dev" {
+		return fmt.Sprintf("install this build of superclaude on %s (make install in the same checkout there)", host)
+	}
+	return fmt.Sprintf("install superclaude %s on %s: curl -fsSL https://raw.githubusercontent.com/superclaude/superclaude/main/install.sh | SUPERCLAUDE_VERSION=%s sh", v, host, strings.TrimPrefix(v, "v"))
 }
 
 func lastLine(s string) string {

@@ -164,3 +164,16 @@ func TestClientDeadline(t *testing.T) {
 		t.Fatalf("the call took %v after a 300ms deadline", d)
 	}
 }
+
+// What to install says how, for a release and for a development build.
+func TestInstallHint(t *testing.T) {
+	for v, want := range map[string]string{
+		"0.2.0":                  "curl -fsSL https://raw.githubusercontent.com/superclaude/superclaude/main/install.sh | SUPERCLAUDE_VERSION=0.2.0 sh",
+		"dev-3f2a1b9c0d1e":       "build commit 3f2a1b9c0d1e of superclaude and install it (git checkout 3f2a1b9c0d1e && make install)",
+		"dev-3f2a1b9c0d1e-dirty": "(git checkout 3f2a1b9c0d1e && make install), with the same uncommitted changes",
+	} {
+		if got := installHint("box", v); !strings.Contains(got, want) {
+			t.Errorf("installHint(%q) = %q, want it to say %q", v, got, want)
+		}
+	}
+}
