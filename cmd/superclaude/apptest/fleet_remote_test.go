@@ -158,7 +158,6 @@ func TestFleetAcrossHostsUpDownUp(t *testing.T) {
 		t.Fatalf("the local agent started %d times, want once", n)
 	}
 
-
 	// The connection and the shared connection go: the remote agent runs
 	// on, and the next +status says the host is unreachable, with the
 	// time of its last good answer.
