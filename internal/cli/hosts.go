@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/superclaude/superclaude/state"
@@ -16,7 +17,10 @@ const Unreachable = "unreachable"
 func HostDown(host string, err error, lastGood time.Time) SessionView {
 	v := SessionView{Host: host, State: Unreachable}
 	if err != nil {
-		v.HostError = err.Error()
+		// The error names the host, and says it was unreachable, which the
+		// view says already.
+		msg := strings.TrimPrefix(err.Error(), host+": ")
+		v.HostError = strings.TrimPrefix(msg, "unreachable: ")
 	}
 	if !lastGood.IsZero() {
 		v.LastGood = state.FormatTime(lastGood)
