@@ -15,17 +15,21 @@ const Unreachable = "unreachable"
 // HostDown is the view of a host that did not answer: err says why, and
 // lastGood is when it last did (zero: never).
 func HostDown(host string, err error, lastGood time.Time) SessionView {
-	v := SessionView{Host: host, State: Unreachable}
-	if err != nil {
-		// The error names the host, and says it was unreachable, which the
-		// view says already.
-		msg := strings.TrimPrefix(err.Error(), host+": ")
-		v.HostError = strings.TrimPrefix(msg, "unreachable: ")
-	}
+	v := SessionView{Host: host, State: Unreachable, HostError: HostError(host, err)}
 	if !lastGood.IsZero() {
 		v.LastGood = state.FormatTime(lastGood)
 	}
 	return v
+}
+
+// HostError is why host did not answer, without what a view of the host
+// says already: its name, and that it was unreachable.
+func HostError(host string, err error) string {
+	if err == nil {
+		return ""
+	}
+	msg := strings.TrimPrefix(err.Error(), host+": ")
+	return strings.TrimPrefix(msg, "unreachable: ")
 }
 
 // OnHost marks views as read on host.

@@ -110,7 +110,7 @@ func unreachable(host string, err error, lastGood, now time.Time) string {
 	if !lastGood.IsZero() {
 		last = fmt.Sprintf("last good answer %s (%s)", lastGood.Local().Format("15:04:05"), cli.Age(state.FormatTime(lastGood), now))
 	}
-	return fmt.Sprintf("%s: UNREACHABLE — %s: %v", host, last, err)
+	return fmt.Sprintf("%s: UNREACHABLE — %s: %s", host, last, cli.HostError(host, err))
 }
 
 // read reads one host's rows, in the background.
