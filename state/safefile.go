@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"golang.org/x/sys/unix"
@@ -187,6 +188,17 @@ func (t tree) removeFile(path string) error {
 	}
 	defer d.Close()
 	return d.Remove(name)
+}
+
+// removeDir removes the session directory name inside root (Store.Remove):
+// renamed aside first, so that no reader finds it half removed, then
+// removed with everything in it, never following a link.
+func (s *Store) removeDir(root *dirRef, name string) error {
+	aside := "." + name + ".removed-" + strconv.FormatInt(s.now().UnixNano(), 36)
+	if err := root.Rename(name, aside); err != nil {
+		return err
+	}
+	return root.RemoveAll(aside)
 }
 
 // exists reports whether anything (a link included, not followed) is at

@@ -153,10 +153,49 @@ func (s *Supervisor) ensureSession() {
 		s.log.Warn("cannot name a session; running without one", "err", err)
 		return
 	}
+	existed := s.cfg.Store.Exists(name)
 	_, err = s.cfg.Store.Activate(name, "", state.Caller{Owner: s.self, Pane: s.autoPane, Auto: true, ProjectDir: dir})
 	if err != nil {
 		s.log.Warn("cannot activate a session; running without one", "session", name, "err", err)
+		return
 	}
+	if !existed {
+		s.autoMade = name
+	}
+}
+
+// dropEmpty removes, as the run ends, the session of its own that this
+// run made (ensureSession), when nothing is in it: no conversation was
+// ever bound, nothing was paid, no prompt typed, nothing halted or
+// limited, and the directory holds nothing but superclaude's state file
+// (an overflow restart leaves the dehydrated context there). That is a run
+// whose agent failed as it started (an option claude does not know, no
+// network), crashed at every start, or was gone before it began a
+// conversation: a person later
+// finds only clutter in +status (ten sessions after twenty minutes, most
+// of them such runs). A session a skill activated, or one that existed
+// before this run, is never dropped.
+//
+// It returns the name of the session it removed, "" when none.
+func (s *Supervisor) dropEmpty() string {
+	if s.autoMade == "" || s.cfg.Store == nil {
+		return ""
+	}
+	name := s.autoMade
+	st, err := s.cfg.Store.Load(name)
+	if err != nil || !st.Auto || !state.OwnedBy(st, s.self) || st.SessionID != "" || st.CostUSD > 0 ||
+		len(st.PendingPrompts) > 0 || st.LastPromptID != "" || st.Halted != "" || st.Limit != "" {
+		return ""
+	}
+	if files, err := s.cfg.Store.Files(name); err != nil || len(files) > 0 {
+		return ""
+	}
+	if err := s.cfg.Store.Remove(name, "nothing happened in it: the agent ended before it began a conversation", s.self); err != nil {
+		s.log.Warn("removing the empty session", "session", name, "err", err)
+		return ""
+	}
+	s.log.Info("removed the empty session", "session", name)
+	return name
 }
 
 // leased returns p if it does not resume, or if this supervisor gets the

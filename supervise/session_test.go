@@ -1,6 +1,7 @@
 package supervise
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -111,5 +112,52 @@ func TestAgentStatusMissedOnceIsWrittenAtTheNextPoll(t *testing.T) {
 	}
 	if st.AgentStatus != "busy" {
 		t.Errorf("agentStatus = %q after two polls that saw busy, want busy", st.AgentStatus)
+	}
+}
+
+// Regression, issue 19: every run left a session behind, even one whose
+// agent failed as it started, and sessions piled up (ten after twenty
+// minutes). The session a run made for itself is removed when nothing
+// happened in it; one holding anything of the person's is kept.
+func TestARunThatBeganNothingLeavesNoSession(t *testing.T) {
+	for _, tc := range []struct {
+		name, script string
+		kept         bool
+	}{
+		{"the agent fails as it starts", "exit 3", false},
+		{"the agent leaves a file in its session", `for d in "$ROOT"/*/; do echo note > "$d/notes.md"; done; exit 3`, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rt, err := os.MkdirTemp("", "sc-drop-")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer os.RemoveAll(rt)
+			root := filepath.Join(t.TempDir(), "sessions")
+			st, err := state.Open(root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := newSupervisor(Config{Profile: Profiles["generic"], Command: "/bin/sh", Args: []string{"-c", tc.script},
+				Env: append(os.Environ(), "ROOT="+root), Store: st, Dir: t.TempDir(),
+				Socket: filepath.Join(rt, "s.sock"), Grace: time.Second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := s.run(context.Background())
+			names, _ := st.Names()
+			if got := len(names) == 1; got != tc.kept {
+				t.Fatalf("sessions left: %v (result %+v), want kept=%v", names, r, tc.kept)
+			}
+			if !tc.kept {
+				if r.Session != "" {
+					t.Errorf("the result names the removed session %q", r.Session)
+				}
+				evs, _ := st.Events("")
+				if last := evs[len(evs)-1]; last.Kind != "removed" {
+					t.Errorf("the removal is not the last event: %+v", last)
+				}
+			}
+		})
 	}
 }

@@ -142,6 +142,9 @@ type Supervisor struct {
 	// its own, in that pane, once the agent has started (startPlan).
 	needAuto bool
 	autoPane string
+	// autoMade names that session once this run has made it, for
+	// dropEmpty.
+	autoMade string
 
 	mu      sync.Mutex
 	current *child.Agent
@@ -314,7 +317,11 @@ func (s *Supervisor) run(ctx context.Context) Result {
 		case sig := <-sigs:
 			s.onSignal(sig.(syscall.Signal))
 		case err := <-done:
-			return s.result(err)
+			r := s.result(err)
+			if dropped := s.dropEmpty(); dropped != "" && r.Session == dropped {
+				r.Session = ""
+			}
+			return r
 		}
 	}
 }

@@ -528,7 +528,17 @@ func whySession(dir, fleetFile string, args []string) (*state.Session, error) {
 		}
 		return findSession(home, "")
 	}
-	return findIn(stores, args[0])
+	sess, err := findIn(stores, args[0])
+	if errors.Is(err, state.ErrNoSession) {
+		// A session removed (+session rm, prune) keeps its history in
+		// its sessions directory's event log.
+		for _, s := range stores {
+			if evs, _ := s.Events(args[0]); len(evs) > 0 {
+				return &state.Session{Name: args[0], Dir: filepath.Join(s.Root, args[0]), Store: s}, nil
+			}
+		}
+	}
+	return sess, err
 }
 
 // findIn finds the session which (a name or a directory) in stores. A name

@@ -416,7 +416,8 @@ turn it is in (a minute at most); --now restarts at once.`,
 	for _, sub := range []*cobra.Command{activate, find, phase, deactivate, restart, update, target, list, show, reset} {
 		sub.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	}
-	cmd.AddCommand(activate, find, phase, deactivate, restart, update, target, list, show, reset, reindex)
+	cmd.AddCommand(activate, find, phase, deactivate, restart, update, target, list, show, reset, reindex,
+		newSessionRmCmd(), newSessionPruneCmd())
 	return cmd
 }
 

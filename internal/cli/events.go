@@ -122,6 +122,8 @@ func Describe(ev state.Event) string {
 		return joinWhy(what, plainReason(ev.Reason))
 	case "quarantine":
 		return joinWhy("the state file could not be read, so it was kept aside and a new one started", ev.Reason)
+	case "removed":
+		return joinWhy("the session was removed: its directory and everything in it", ev.Reason)
 	case "resume-choice":
 		return "the person chose: " + map[string]string{"resume": "resume the conversation", "new": "a new conversation",
 			"abort": "abort (no agent started)"}[ev.Reason]

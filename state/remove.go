@@ -1,0 +1,142 @@
+package state
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/superclaude/superclaude/internal/safefs"
+	"github.com/superclaude/superclaude/proc"
+)
+
+// ErrLive reports a session whose owner — its supervisor, or the shell
+// where it was activated by hand — is running: such a session is never
+// removed.
+var ErrLive = errors.New("the session is live")
+
+// Remove deletes the session name: its directory and everything in it
+// (state, dehydrated context, a skill's logs), never following a link, so
+// that nothing outside the session is reached. It refuses, with ErrLive, a
+// session whose owner is alive, unless that owner is by (a supervisor
+// tidying up the session it made: see supervise's dropEmpty). The check
+// is made under the session's lock, which every writer takes: a
+// supervisor that activates the session meanwhile either comes first,
+// and the session is refused, or after, and makes it anew.
+//
+// The directory is first renamed aside (".NAME.removed-…", one step that
+// no reader can see half done), then removed; the removal is recorded in
+// the event log, with reason. The lookup index notices the directory's
+// absence at its next use (a hit is always checked against its file).
+func (s *Store) Remove(name, reason string, by proc.Identity) error {
+	if err := CheckName(name); err != nil {
+		return err
+	}
+	root, err := s.tree().open()
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("session %s: %w", name, ErrNoSession)
+	}
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	sd, err := root.Child(name, false)
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("session %s: %w", name, ErrNoSession)
+	}
+	if err != nil {
+		return err
+	}
+	defer sd.Close()
+	lock, err := sd.Lock(lockFile)
+	if err != nil {
+		return fmt.Errorf("lock: %w", err)
+	}
+	defer lock.Unlock()
+	// A state file that does not parse is no live session's; one that is
+	// missing leaves a directory that is no session at all, which is
+	// removed as well (what a crash between mkdir and the first write
+	// leaves).
+	st, err := s.loadIn(root, name)
+	switch {
+	case err == nil:
+		if OwnerAlive(st) && !OwnedBy(st, by) {
+			return fmt.Errorf("%w: %s is run by pid %d", ErrLive, name, st.PID)
+		}
+	case errors.Is(err, ErrNoSession):
+	default:
+		var bad *Error
+		if !errors.As(err, &bad) {
+			return err
+		}
+	}
+	if err := s.removeDir(root, name); err != nil {
+		return err
+	}
+	s.Append(Event{Session: name, Kind: "removed", Reason: reason})
+	return nil
+}
+
+// Files lists what the session directory name holds besides superclaude's
+// own state file, its lock and what a write leaves for an instant (a
+// temporary file): a skill's logs, the dehydrated context, anything a
+// person put there.
+func (s *Store) Files(name string) ([]string, error) {
+	dir, err := s.Dir(name)
+	if err != nil {
+		return nil, err
+	}
+	names, err := s.tree().readDirNames(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, n := range names {
+		if n != StateFile && n != lockFile && !strings.HasPrefix(n, "."+StateFile+safefs.TempPrefix) {
+			out = append(out, n)
+		}
+	}
+	return out, nil
+}
+
+// Idle is one session Prunable found, and since when nothing happened in
+// it.
+type Idle struct {
+	Session
+	Since time.Time
+}
+
+// Prunable lists the sessions of the root in which nothing has happened
+// since before cutoff — no activation, heartbeat, agent exit or start —
+// and whose owner is not running, oldest first: what `+session prune`
+// offers to remove. A state file that does not parse is left out (it is
+// kept aside for a person to look at, never pruned).
+func (s *Store) Prunable(cutoff time.Time) ([]Idle, error) {
+	sessions, err := s.List()
+	if err != nil {
+		return nil, err
+	}
+	var out []Idle
+	for _, sess := range sessions {
+		since := LastActivity(sess.State)
+		if since.Before(cutoff) && !OwnerAlive(sess.State) {
+			out = append(out, Idle{Session: sess, Since: since})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Since.Before(out[j].Since) })
+	return out, nil
+}
+
+// LastActivity is the latest time the state records anything happening
+// in the session.
+func LastActivity(st *State) time.Time {
+	t := st.StartedAt
+	for _, u := range []time.Time{st.ActivatedAt, st.LastHeartbeat, st.LastExitAt, st.AgentStatusAt, st.HaltedAt} {
+		if u.After(t) {
+			t = u
+		}
+	}
+	return t
+}
