@@ -28,6 +28,9 @@ type agentService struct {
 
 	result   Result
 	lastExit Exit
+	// failedAtStart: the run ended because the agent's first start
+	// failed (set with result).
+	failedAtStart bool
 	// restarts are the start times of the agents that were restarts,
 	// those within Policy.RestartWindow of the last exit: the
 	// restart-rate breaker's count.
@@ -173,6 +176,10 @@ func (a *agentService) Serve(ctx context.Context) error {
 		}
 		switch p.Action {
 		case Stop:
+			// A Stop for a crash is the first start failing (it could
+			// not run, or failed as it started): the run began nothing,
+			// and its own session may go (dropEmpty).
+			a.failedAtStart = e.FirstStart && p.Cause == CauseCrash
 			a.result = Result{ExitCode: p.ExitCode, Reason: p.Reason}
 			switch {
 			case e.StopRequested:

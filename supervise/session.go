@@ -165,20 +165,19 @@ func (s *Supervisor) ensureSession() {
 }
 
 // dropEmpty removes, as the run ends, the session of its own that this
-// run made (ensureSession), when nothing is in it: no conversation was
-// ever bound, nothing was paid, no prompt typed, nothing halted or
-// limited, and the directory holds nothing but superclaude's state file
-// (an overflow restart leaves the dehydrated context there). That is a run
-// whose agent failed as it started (an option claude does not know, no
-// network), crashed at every start, or was gone before it began a
-// conversation: a person later
-// finds only clutter in +status (ten sessions after twenty minutes, most
-// of them such runs). A session a skill activated, or one that existed
-// before this run, is never dropped.
+// run made (ensureSession), when the run began nothing: the agent's first
+// start failed — it could not run, or failed as it started (an option
+// claude does not know, no network) — and nothing is in the session: no
+// conversation bound, nothing paid, no prompt typed, and the directory
+// holds nothing but superclaude's state file. A person would later find
+// only clutter in +status (ten sessions after twenty minutes, most of
+// them such runs). A session a skill activated, one that existed before
+// this run, and one whose agent ran at all are never dropped: what
+// happened there is +why's to tell.
 //
 // It returns the name of the session it removed, "" when none.
 func (s *Supervisor) dropEmpty() string {
-	if s.autoMade == "" || s.cfg.Store == nil {
+	if s.autoMade == "" || s.cfg.Store == nil || !s.agent.failedAtStart {
 		return ""
 	}
 	name := s.autoMade
@@ -190,7 +189,7 @@ func (s *Supervisor) dropEmpty() string {
 	if files, err := s.cfg.Store.Files(name); err != nil || len(files) > 0 {
 		return ""
 	}
-	if err := s.cfg.Store.Remove(name, "nothing happened in it: the agent ended before it began a conversation", s.self); err != nil {
+	if err := s.cfg.Store.Remove(name, "nothing happened in it: the agent failed as it started", s.self); err != nil {
 		s.log.Warn("removing the empty session", "session", name, "err", err)
 		return ""
 	}

@@ -117,8 +117,9 @@ func TestAgentStatusMissedOnceIsWrittenAtTheNextPoll(t *testing.T) {
 
 // Regression, issue 19: every run left a session behind, even one whose
 // agent failed as it started, and sessions piled up (ten after twenty
-// minutes). The session a run made for itself is removed when nothing
-// happened in it; one holding anything of the person's is kept.
+// minutes). The session a run made for itself is removed when the run
+// began nothing; one holding anything of the person's, and one whose agent
+// ran, are kept.
 func TestARunThatBeganNothingLeavesNoSession(t *testing.T) {
 	for _, tc := range []struct {
 		name, script string
@@ -126,6 +127,7 @@ func TestARunThatBeganNothingLeavesNoSession(t *testing.T) {
 	}{
 		{"the agent fails as it starts", "exit 3", false},
 		{"the agent leaves a file in its session", `for d in "$ROOT"/*/; do echo note > "$d/notes.md"; done; exit 3`, true},
+		{"the agent ran and ended", "exit 0", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rt, err := os.MkdirTemp("", "sc-drop-")
@@ -138,8 +140,10 @@ func TestARunThatBeganNothingLeavesNoSession(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s, err := newSupervisor(Config{Profile: Profiles["generic"], Command: "/bin/sh", Args: []string{"-c", tc.script},
-				Env: append(os.Environ(), "ROOT="+root), Store: st, Dir: t.TempDir(),
+			// The claude profile, whose policy stops a first start that
+			// fails at once; sh takes the arguments it adds as $0….
+			s, err := newSupervisor(Config{Profile: Claude, Command: "/bin/sh", Args: []string{"-c", tc.script},
+				Env: append(os.Environ(), "ROOT="+root), Store: st, Dir: t.TempDir(), Policy: Policy{StartupFailWindow: 5 * time.Second},
 				Socket: filepath.Join(rt, "s.sock"), Grace: time.Second})
 			if err != nil {
 				t.Fatal(err)
