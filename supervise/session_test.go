@@ -126,7 +126,10 @@ func TestARunThatBeganNothingLeavesNoSession(t *testing.T) {
 		kept         bool
 	}{
 		{"the agent fails as it starts", "exit 3", false},
-		{"the agent leaves a file in its session", `for d in "$ROOT"/*/; do echo note > "$d/notes.md"; done; exit 3`, true},
+		// The session is made just after the agent starts: it waits.
+		{"the agent leaves a file in its session", `for i in $(seq 250); do
+			for d in "$ROOT"/*/; do [ -e "$d/.state.json" ] && echo note > "$d/notes.md" && exit 3; done; sleep 0.02
+		done; exit 3`, true},
 		{"the agent ran and ended", "exit 0", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
