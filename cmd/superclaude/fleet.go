@@ -55,6 +55,13 @@ func upCommand() *cobra.Command {
 		Short: "start a fleet: a tmux session of windows and panes, each running one superclaude; on a fleet that is up, start the panes that are not running",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
+			if clean, marked := fleet.Unmarked(os.Environ()); marked {
+				// Run from inside an agent: start again without its
+				// marks, so that nothing of the fleet belongs to it.
+				if exe, err := os.Executable(); err == nil {
+					return syscall.Exec(exe, os.Args, clean)
+				}
+			}
 			spec, err := fleet.Load(args[0])
 			if err != nil {
 				return err

@@ -6,13 +6,16 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/superclaude/superclaude/internal/config"
+	"github.com/superclaude/superclaude/internal/safefs"
 	"github.com/superclaude/superclaude/internal/tmux"
+	"github.com/superclaude/superclaude/state"
 )
 
 // Options are how a fleet is brought up and down.
@@ -204,6 +207,10 @@ type upRun struct {
 	createdSession, createdSessions bool
 	started                         []string // pane ids started (created or respawned)
 	worktrees                       []createdWorktree
+	// sessionsBefore are the entries of the sessions directory before the
+	// panes started: a rollback removes the session directories made
+	// since by this fleet's panes.
+	sessionsBefore map[string]bool
 }
 
 type createdWorktree struct {
@@ -217,6 +224,12 @@ func (u *upRun) run(panes []planned) error {
 	}
 	if err := os.MkdirAll(u.s.SessionsDir(), 0o700); err != nil {
 		return err
+	}
+	u.sessionsBefore = map[string]bool{}
+	if names, err := os.ReadDir(u.s.SessionsDir()); err == nil {
+		for _, e := range names {
+			u.sessionsBefore[e.Name()] = true
+		}
 	}
 	windowID := map[string]string{}
 	for _, p := range u.live {
@@ -254,6 +267,9 @@ func (u *upRun) run(panes []planned) error {
 			p, err = u.o.Tmux.NewWindow(u.s.Name, pl.w.Name, st)
 		default:
 			p, err = u.o.Tmux.SplitWindow(windowID[pl.w.Name], st)
+			if err != nil {
+				return fmt.Errorf("window %q pane %q: %s", pl.w.Name, pl.p.Label, u.refused(windowID[pl.w.Name], err))
+			}
 		}
 		if p.ID != "" {
 			u.started = append(u.started, p.ID)
@@ -263,6 +279,10 @@ func (u *upRun) run(panes []planned) error {
 		}
 		windowID[pl.w.Name] = p.WindowID
 		touched[p.WindowID] = true
+		// Tiled after every split, not once at the end: a split halves
+		// the pane it splits, and without tiling the same pane was
+		// halved again and again until tmux had no room for the seventh.
+		u.o.Tmux.Run("select-layout", "-t", p.WindowID, "tiled")
 		if _, err := u.o.Tmux.Run("set-option", "-p", "-t", p.ID, tmux.LabelOption, pl.p.Label); err != nil {
 			return err
 		}
@@ -282,6 +302,23 @@ func (u *upRun) run(panes []planned) error {
 		u.o.Tmux.Run("set-option", "-w", "-t", w, "remain-on-exit", "failed")
 	}
 	return nil
+}
+
+// refused says what tmux refused when it would not split the window
+// windowID: how many panes the window holds and how large it is, with
+// tmux's own words.
+func (u *upRun) refused(windowID string, err error) string {
+	said := err.Error() // tmux's own words end it, after its command line
+	if i := strings.LastIndex(said, ": "); i >= 0 {
+		said = said[i+2:]
+	}
+	size, serr := u.o.Tmux.Run("display-message", "-p", "-t", windowID, "#{window_panes} #{window_width} #{window_height}")
+	var panes, width, height int
+	if serr != nil || func() bool { n, _ := fmt.Sscan(size, &panes, &width, &height); return n != 3 }() {
+		return fmt.Sprintf("tmux refused to split the window for it: %s", said)
+	}
+	return fmt.Sprintf("tmux refused to split the window for it, which holds %d panes in %d×%d cells (%q); "+
+		"put the panes in more windows", panes, width, height, said)
 }
 
 // find returns the pane of the running session with that window and
@@ -324,8 +361,50 @@ func (u *upRun) rollback() {
 		c := u.worktrees[i]
 		c.wt.remove(c.newBranch)
 	}
+	u.removeSessions()
+}
+
+// removeSessions removes, once the fleet's processes are gone, the session
+// directories this Up's panes made: the whole sessions directory when Up
+// made it, else each new directory whose session is one of this fleet's
+// panes'. Sessions that were there before — a pane's conversation history
+// from an earlier +up — are kept.
+func (u *upRun) removeSessions() {
+	if u.sessionsBefore == nil {
+		return
+	}
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if ids, err := fleetProcesses(u.s.File); err != nil || len(ids) == 0 {
+			break
+		}
+	}
+	dir := u.s.SessionsDir()
+	parent, err := safefs.Open(filepath.Dir(dir), "")
+	if err != nil {
+		return
+	}
+	defer parent.Close()
 	if u.createdSessions {
-		os.Remove(u.s.SessionsDir())
+		parent.RemoveAll(filepath.Base(dir))
+		return
+	}
+	sessions, err := parent.Child(filepath.Base(dir), false)
+	if err != nil {
+		return
+	}
+	defer sessions.Close()
+	store, err := state.OpenExisting(dir)
+	if err != nil {
+		return
+	}
+	names, _ := sessions.Names()
+	for _, name := range names {
+		if u.sessionsBefore[name] || state.CheckName(name) != nil {
+			continue
+		}
+		if st, err := store.Load(name); err == nil && strings.HasPrefix(st.FleetPaneID, u.s.Name+":") {
+			sessions.RemoveAll(name)
+		}
 	}
 }
 

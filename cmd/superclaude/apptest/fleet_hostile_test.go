@@ -1,0 +1,130 @@
+package apptest
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/superclaude/superclaude/internal/config"
+	"github.com/superclaude/superclaude/internal/fleet"
+	"github.com/superclaude/superclaude/proc"
+	"github.com/superclaude/superclaude/testkit/fakeagent"
+	"github.com/superclaude/superclaude/watchdog"
+)
+
+// deadIdentity is the identity of a process that has exited: a supervisor
+// that is gone.
+func deadIdentity(t *testing.T) proc.Identity {
+	t.Helper()
+	cmd := exec.Command("sleep", "0.05")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	id, err := proc.Of(cmd.Process.Pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	return id
+}
+
+// Attack 2 of issue 21: `+up` run from inside a supervised claude (its
+// Bash tool) started the fleet's tmux server with that claude's
+// environment, SUPERCLAUDE_SUPERVISOR included; when that claude exited,
+// its supervisor's sweep — or the next supervisor's sweep of a dead one's
+// leftovers — killed the fleet's server, every pane's supervisor and every
+// agent, mid-turn. A fleet belongs to no agent: +up gives it none of an
+// agent's marks, and a sweep for the supervisor it was run under leaves
+// it alone.
+func TestUpFromInsideASupervisedClaudeBelongsToNoAgent(t *testing.T) {
+	w := newWorld(t)
+	outer := deadIdentity(t)
+	w.writeFleet(`socket = "scfleet"` + "\n" + window("main") + pane("A") + pane("B"))
+	inside := []string{config.EnvSupervisor + "=" + outer.String(), config.EnvSupervisorPID + "=" + fmt.Sprint(outer.PID),
+		config.EnvSocket + "=/nonexistent/1.sock", "CLAUDECODE=1", "CLAUDE_CODE_ENTRYPOINT=cli",
+		"SUPERCLAUDE_DEPTH=1", fleet.EnvFleet + "=/some/other/fleet.toml"}
+	cmd := exec.Command(w.Bin, "+up", w.File)
+	cmd.Dir, cmd.Env = w.Dir, append(append([]string{}, w.Env...), inside...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("+up from inside claude: %v\n%s", err, out)
+	}
+	w.waitBound(2)
+	marked, _ := proc.FindByEnv(config.EnvSupervisor, outer.String())
+	if len(marked) != 0 {
+		t.Fatalf("%d processes of the fleet carry the outer supervisor's mark: %+v", len(marked), marked)
+	}
+	for _, k := range []string{"CLAUDECODE", fleet.EnvFleet + "=/some/other"} {
+		for _, r := range w.starts() {
+			for ek, ev := range r.Env {
+				if strings.HasPrefix(ek+"="+ev, k) {
+					t.Errorf("a fleet agent inherited %s=%s", ek, ev)
+				}
+			}
+		}
+	}
+	// The outer supervisor is dead: the next supervisor's sweep of its
+	// leftovers must not end the fleet.
+	agents := w.starts()
+	watchdog.SweepPredecessors(context.Background(), 0, nil)
+	for _, a := range agents {
+		if !proc.Alive(proc.Identity{PID: a.PID, Start: a.Start}) {
+			t.Errorf("the sweep for the supervisor +up ran under killed fleet agent %d", a.PID)
+		}
+	}
+	w.SC("+down", w.File, "--now")
+}
+
+// Attack 5 of issue 21: a window of 7 or more panes could not come up —
+// every split halved the same pane, and tiling came only after all splits,
+// so tmux said "no space for new pane" — and +up failed.
+func TestAWindowOfTwelvePanesComesUp(t *testing.T) {
+	w := newWorld(t)
+	body := window("main")
+	for i := range 12 {
+		body += pane(fmt.Sprintf("P%d", i))
+	}
+	w.writeFleet(body)
+	if out, err := w.Run("+up", w.File); err != nil {
+		t.Fatalf("+up of 12 panes: %v\n%s", err, out)
+	}
+	w.waitBound(12)
+	w.SC("+down", w.File, "--now")
+}
+
+// Attack 5 of issue 21, the rollback: a +up that failed once its panes'
+// supervisors had started reported "nothing of this +up is left" but kept
+// the session directories those supervisors had made. A rollback leaves
+// nothing behind: here git refuses pane B's worktree only once pane A's
+// supervisor has written its session.
+func TestUpRollbackLeavesNoSessionDirectories(t *testing.T) {
+	w := newWorld(t)
+	repo := gitRepo(t, w.Dir)
+	sessions := filepath.Join(w.Dir, "sessions")
+	hook := filepath.Join(repo, ".git", "hooks", "post-checkout")
+	script := fmt.Sprintf(`#!/bin/sh
+case "$PWD" in */B)
+  i=0; while [ -z "$(ls %s/*/.state.json 2>/dev/null)" ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i+1)); done
+  echo 'refusing B' >&2; exit 1;;
+esac
+`, sessions)
+	if err := os.WriteFile(hook, []byte(script), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	w.writeFleet(fmt.Sprintf("dir = %q\n", repo) + window("main") + pane("A") + pane("B", "worktree = true"))
+	out, err := w.Run("+up", w.File)
+	if err == nil || !strings.Contains(out, "refusing B") {
+		t.Fatalf("+up: %v\n%s", err, out)
+	}
+	if left, _ := filepath.Glob(filepath.Join(sessions, "*")); len(left) != 0 {
+		t.Fatalf("the failed +up left session directories: %v", left)
+	}
+	w.waitFor("no process of the fleet left", func() bool {
+		a, _ := proc.FindByEnv(fakeagent.EnvLog, w.Log)
+		s, _ := proc.FindByEnv(fleet.EnvFleet, w.File)
+		return len(a)+len(s) == 0
+	})
+}
