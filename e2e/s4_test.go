@@ -40,6 +40,15 @@ func overflowRestart(t *testing.T, w *world, typeLine func(string), sup proc.Ide
 	w.model.SetUsage(usage(160_000))
 	typeLine("run: echo step one")
 	w.session(name, "contextUsage past the threshold", func(st *state.State) bool { return st.ContextUsage >= 0.76 })
+	// The turn must have ended before the next prompt: typed while claude
+	// still works, it is folded into that turn's tool result ("The user
+	// sent a new message while you were working"), the fake API sees no
+	// "run:" prompt, and no tool call comes to be blocked (seen on a
+	// loaded machine).
+	w.until("claude idle after step one", func() bool {
+		s, _ := claude.AgentStatus(w.config, oldClaude.PID, oldClaude.Start)
+		return s == "idle"
+	})
 
 	// The next tool call is blocked with the dehydrate message.
 	mark := w.api.Mark()
