@@ -38,6 +38,14 @@ func readPayload(r io.Reader) []byte {
 	return b
 }
 
+// readClaudePayload is readPayload for what claude writes (the status
+// line's JSON): within claude.InputDeadline, so that a stdin never closed
+// does not hang the status line; nil when late.
+func readClaudePayload(r io.Reader) []byte {
+	b, _, _, _ := claude.ReadInput(r, maxPayload)
+	return b
+}
+
 // policy reads the guards' settings from the environment.
 func policy() claude.Policy {
 	p := claude.Policy{SessionRequired: os.Getenv(envSessionGate) == "1"}
@@ -89,7 +97,7 @@ func statusLineCommand() *cobra.Command {
 		Short: "Claude Code's status line (run by claude): binds the session, prints one line",
 		Args:  cobra.ArbitraryArgs,
 		RunE: func(c *cobra.Command, args []string) error {
-			payload := readPayload(c.InOrStdin())
+			payload := readClaudePayload(c.InOrStdin())
 			fmt.Fprintln(c.OutOrStdout(), statusLine(payload))
 			return nil // whatever happened, claude's UI gets a line and exit 0
 		},

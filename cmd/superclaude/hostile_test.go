@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/superclaude/superclaude/testkit/fakeagent"
+	"github.com/superclaude/superclaude/testkit/testbin"
 )
 
 // Attack 10 of issue 21: superclaude.log as a FIFO hung +statusline, +hook
@@ -131,5 +133,80 @@ func TestShippedLogTargetCannotWriteOutsideTheSession(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(filepath.Join(sessDir, "IMPLEMENT_LOG.md")); !strings.Contains(string(b), "did a thing") {
 		t.Fatalf("the session's log: %q", b)
+	}
+}
+
+// overflowedSession makes the agent's session (by pane w:main:A) one whose
+// context overflowed: every tool but the session's own bookkeeping is
+// refused.
+func overflowedSession(t *testing.T) (dir string, env []string) {
+	t.Helper()
+	dir = t.TempDir()
+	env = []string{"SUPERCLAUDE_SESSIONS_DIR=" + filepath.Join(dir, "sessions"), "SUPERCLAUDE_STATE_DIR=" + filepath.Join(dir, "state"),
+		"SUPERCLAUDE_PANE_ID=w:main:A", "SUPERCLAUDE_SUPERVISOR=", "CLAUDE_SUPERVISOR_PID=", "SUPERCLAUDE_SOCKET=", "TMUX=", "SESSION_REQUIRED="}
+	for _, args := range [][]string{{"+session", "activate", "X", "implement"}, {"+session", "update", "overflowed=true"}} {
+		if _, errOut, code := runFor(t, 10*time.Second, dir, env, "", args...); code != 0 {
+			t.Fatalf("%v: %s", args, errOut)
+		}
+	}
+	return dir, env
+}
+
+// Issue 21, partial row: hook input of the wrong JSON types — valid JSON,
+// but a number where a string goes — failed to parse, and a hook that
+// cannot parse its input let the tool through: the guard failed open. It
+// fails closed now, as for input that is not JSON at all.
+func TestHookInputOfTheWrongTypesFailsClosed(t *testing.T) {
+	dir, env := overflowedSession(t)
+	for _, payload := range []string{
+		`{"session_id":1,"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf ~"}}`,
+		`{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"make"},"transcript_path":["x"]}`,
+		`{"hook_event_name":"PreToolUse","tool_name":["Bash"],"tool_input":{"command":"make"}}`,
+	} {
+		out, _, code := runFor(t, 10*time.Second, dir, env, payload, "+hook", "pre-tool-use")
+		if code != 0 || !strings.Contains(out, `"permissionDecision":"deny"`) {
+			t.Errorf("input %s: exit %d, %q; want the tool denied", payload, code, out)
+		}
+	}
+}
+
+// Issue 21, partial row: a hook whose stdin is never closed waited for
+// ever. It reads for a while, then answers on what it has: here nothing
+// readable, so the guard stays closed.
+func TestHookStdinNeverClosedHasADeadline(t *testing.T) {
+	dir, env := overflowedSession(t)
+	for _, args := range [][]string{{"+hook", "pre-tool-use"}, {"+statusline"}} {
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.WriteString(`{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"make"}`)
+		cmd := exec.Command(testbin.Superclaude(t), args...)
+		cmd.Dir, cmd.Env, cmd.Stdin = dir, append(os.Environ(), env...), r
+		var out strings.Builder
+		cmd.Stdout = &out
+		start := time.Now()
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		r.Close()
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case <-done:
+		case <-time.After(20 * time.Second):
+			cmd.Process.Kill()
+			<-done
+			w.Close()
+			t.Fatalf("superclaude %v still waiting for stdin after 20 s", args)
+		}
+		w.Close()
+		if args[0] == "+hook" && !strings.Contains(out.String(), `"permissionDecision":"deny"`) {
+			t.Errorf("+hook after the deadline: %q; want the tool denied", out.String())
+		}
+		if args[0] == "+statusline" && out.Len() == 0 {
+			t.Errorf("+statusline after the deadline printed nothing")
+		}
+		t.Logf("%v answered after %s", args, time.Since(start).Round(time.Millisecond))
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/superclaude/superclaude/state"
 )
@@ -32,23 +33,62 @@ var salvaged = map[string]bool{
 	"error": true, "error_details": true,
 }
 
-// ReadHookInput reads a hook's stdin, at most MaxHookInput bytes. An input
-// within the limit that is valid JSON comes back as it is. Anything else —
-// over the limit, or not JSON — comes back as a small JSON object that
-// says why (HookInput.Unreadable) and keeps the fields of salvaged that
-// could be read from the start of the input, so that the guards fail
-// closed on it (see PreToolUse) instead of letting the call through as
-// input they could not parse.
+// InputDeadline bounds how long a hook or the status line waits for
+// claude to finish writing its input and close it: one that never closes
+// its end would otherwise keep the tool call (or the status line) waiting
+// for ever. Claude writes a few KiB at once; past this the input is taken
+// as unreadable.
+var InputDeadline = 5 * time.Second
+
+// ReadInput reads r to its end, at most limit bytes, within InputDeadline.
+// Past the limit the rest is read and thrown away (up to maxDrain), so that
+// the writer does not fail; over is set. When the deadline passes first,
+// late is set and what was read so far is not returned: the reading goes
+// on in the background, and the caller answers and exits.
+func ReadInput(r io.Reader, limit int64) (data []byte, over, late bool, err error) {
+	type result struct {
+		b    []byte
+		over bool
+		err  error
+	}
+	done := make(chan result, 1)
+	go func() {
+		b, err := io.ReadAll(io.LimitReader(r, limit+1))
+		over := int64(len(b)) > limit
+		if over {
+			b = b[:limit]
+			io.Copy(io.Discard, io.LimitReader(r, maxDrain))
+		}
+		done <- result{b, over, err}
+	}()
+	t := time.NewTimer(InputDeadline)
+	defer t.Stop()
+	select {
+	case res := <-done:
+		return res.b, res.over, false, res.err
+	case <-t.C:
+		return nil, false, true, nil
+	}
+}
+
+// ReadHookInput reads a hook's stdin, at most MaxHookInput bytes, within
+// InputDeadline. An input within the limit that is valid JSON comes back
+// as it is. Anything else — over the limit, not JSON, or not closed in
+// time — comes back as a small JSON object that says why
+// (HookInput.Unreadable) and keeps the fields of salvaged that could be
+// read from the start of the input, so that the guards fail closed on it
+// (see PreToolUse) instead of letting the call through as input they could
+// not parse.
 func ReadHookInput(r io.Reader) []byte {
-	b, err := io.ReadAll(io.LimitReader(r, MaxHookInput+1))
-	if err != nil {
+	b, over, late, err := ReadInput(r, MaxHookInput)
+	switch {
+	case late:
+		return unreadable(nil, fmt.Sprintf("claude did not finish writing it within %s", InputDeadline))
+	case err != nil:
 		return unreadable(b, "reading it failed: "+err.Error())
-	}
-	if len(b) > MaxHookInput {
-		io.Copy(io.Discard, io.LimitReader(r, maxDrain))
-		return unreadable(b[:MaxHookInput], fmt.Sprintf("it is larger than the %d MiB superclaude reads", MaxHookInput>>20))
-	}
-	if !json.Valid(b) {
+	case over:
+		return unreadable(b, fmt.Sprintf("it is larger than the %d MiB superclaude reads", MaxHookInput>>20))
+	case !json.Valid(b):
 		return unreadable(b, "it is not valid JSON")
 	}
 	return b

@@ -93,3 +93,35 @@ func TestPreToolUseFailsClosedOnUnreadableInput(t *testing.T) {
 		})
 	}
 }
+
+// FuzzHookInput: whatever claude (or anyone) writes to a hook's stdin,
+// superclaude reads it without panicking into input its parser takes, and
+// an input it could not read whole and well typed never passes a guard
+// that is up: with the context overflowed, such a tool call is denied.
+func FuzzHookInput(f *testing.F) {
+	for _, s := range []string{
+		`{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"superclaude +session restart"}}`,
+		`{"hook_event_name":"PreToolUse","tool_name":"Skill","tool_input":{"skill":"superclaude:session","args":"dehydrate"}}`,
+		`{"session_id":1,"tool_name":"Bash"}`, `{"tool_name":["Bash"]}`, `[]`, `null`, `"x"`, `{`, ``,
+		`{"superclaude_unreadable":"x","tool_name":"Bash"}`, "{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"\\u0000\"}}",
+	} {
+		f.Add([]byte(s))
+	}
+	overflowed := &state.State{Lifecycle: state.Active, Overflowed: true, ContextUsage: 0.9, Skill: "implement"}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		b := ReadHookInput(bytes.NewReader(data))
+		in, err := ParseHookInput(b)
+		if err != nil {
+			t.Fatalf("ReadHookInput gave %q, which does not parse: %v", b, err)
+		}
+		var probe HookInput
+		wellTyped := json.Unmarshal(data, &probe) == nil && bytes.HasPrefix(bytes.TrimSpace(data), []byte("{"))
+		a, _ := PreToolUse(in, overflowed, Policy{})
+		if !wellTyped && !a.Deny {
+			t.Fatalf("input %q, read as %+v, passed the overflow guard", data, in)
+		}
+		if in.Unreadable != "" && !a.Deny {
+			t.Fatalf("unreadable input %q passed the overflow guard", data)
+		}
+	})
+}

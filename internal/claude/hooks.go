@@ -2,6 +2,7 @@ package claude
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -36,10 +37,20 @@ type HookInput struct {
 	Unreadable string `json:"superclaude_unreadable"`
 }
 
-// ParseHookInput reads a hook payload.
+// ParseHookInput reads a hook payload. A payload that is JSON but has a
+// field of the wrong type (a number for tool_name, a list for
+// transcript_path) is unreadable (HookInput.Unreadable, with what could be
+// salvaged), so that the guards fail closed on it, as on input that is no
+// JSON at all; only input that is not JSON is an error.
 func ParseHookInput(data []byte) (HookInput, error) {
 	var in HookInput
 	err := json.Unmarshal(data, &in)
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		in = HookInput{}
+		why := fmt.Sprintf("its field %s holds a JSON %s where superclaude expects a %s", te.Field, te.Value, te.Type)
+		return in, json.Unmarshal(unreadable(data, why), &in)
+	}
 	return in, err
 }
 
