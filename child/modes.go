@@ -38,6 +38,14 @@ type modeTracker struct {
 	margins bool
 	// cursorStyle is true when DECSCUSR (CSI n SP q) set a shape.
 	cursorStyle bool
+	// g0 and g1 are true when the agent designated another character set
+	// than ASCII (ESC ( 0, the line-drawing set) as G0 or G1; charset is
+	// 0 or 1 while an ESC ( or ESC ) waits for its final byte.
+	g0, g1  bool
+	charset int
+	// ansi holds the ANSI modes (CSI n h / CSI n l) the agent set:
+	// insert mode (4) and newline mode (20).
+	ansi map[int]bool
 
 	state  parseState
 	seq    []byte // the CSI being read: parameters and intermediates
@@ -50,8 +58,9 @@ const (
 	ground parseState = iota
 	escape
 	csi
-	str     // OSC, DCS, APC, PM, SOS: skipped to BEL or ST
-	csiJunk // a CSI too long to be a mode: skipped to its final byte
+	str       // OSC, DCS, APC, PM, SOS: skipped to BEL or ST
+	csiJunk   // a CSI too long to be a mode: skipped to its final byte
+	designate // ESC ( or ESC ): the next byte names a character set
 )
 
 // maxSeq bounds the CSI the tracker keeps; mode sequences are a few bytes.
@@ -62,11 +71,14 @@ const maxSeq = 64
 // are on, the others off.
 var decDefaults = map[int]bool{
 	1:    false, // DECCKM application cursor keys
+	5:    false, // DECSCNM reverse video: the whole screen inverted
+	6:    false, // DECOM origin mode: the cursor bound to the scroll region
 	7:    true,  // autowrap
 	9:    false, // X10 mouse
 	25:   true,  // cursor visible
 	47:   false, // alternate screen
 	66:   false, // DECNKM application keypad
+	69:   false, // DECLRMM left-right margins
 	1000: false, // mouse: button press and release
 	1001: false, // mouse: highlight tracking
 	1002: false, // mouse: button motion
@@ -113,6 +125,8 @@ func (m *modeTracker) Feed(p []byte) {
 				m.keypad = true
 			case '>':
 				m.keypad = false
+			case '(', ')':
+				m.state, m.charset = designate, int(c-'(')
 			case 'c': // RIS: the terminal is reset whole
 				*m = modeTracker{dec: map[int]bool{}, seq: m.seq[:0]}
 			case 0x1b:
@@ -135,6 +149,19 @@ func (m *modeTracker) Feed(p []byte) {
 				m.state = escape
 			case c == 0x18 || c == 0x1a: // CAN, SUB abort a sequence
 				m.state = ground
+			}
+		case designate:
+			c := p[0]
+			p = p[1:]
+			m.state = ground
+			if c == 0x1b {
+				m.state = escape
+				continue
+			}
+			if m.charset == 0 {
+				m.g0 = c != 'B'
+			} else {
+				m.g1 = c != 'B'
 			}
 		case csiJunk:
 			c := p[0]
@@ -160,6 +187,16 @@ func (m *modeTracker) Feed(p []byte) {
 // and its final byte.
 func (m *modeTracker) csi(params string, final byte) {
 	switch {
+	case (final == 'h' || final == 'l') && (params == "4" || params == "20"):
+		if m.ansi == nil {
+			m.ansi = map[int]bool{}
+		}
+		n, _ := strconv.Atoi(params)
+		if final == 'h' {
+			m.ansi[n] = true
+		} else {
+			delete(m.ansi, n)
+		}
 	case (final == 'h' || final == 'l') && strings.HasPrefix(params, "?"):
 		on := final == 'h'
 		for _, f := range strings.Split(params[1:], ";") {
@@ -264,6 +301,19 @@ func (m *modeTracker) Reset() []byte {
 	}
 	if m.cursorStyle {
 		csi("0 q")
+	}
+	for _, n := range []int{4, 20} {
+		if m.ansi[n] {
+			csi(strconv.Itoa(n) + "l")
+		}
+	}
+	if m.g0 {
+		b.WriteString("\x1b(B")
+	}
+	if m.g1 {
+		// G1 back to ASCII, and G0 shifted in again (SI) should the
+		// agent have shifted to G1 (SO).
+		b.WriteString("\x1b)B\x0f")
 	}
 	var rest []int
 	for n := range m.dec {

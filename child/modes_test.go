@@ -69,3 +69,34 @@ func BenchmarkModeTracker(b *testing.B) {
 		m.Feed(chunk)
 	}
 }
+
+// Issue 21, partial row: a crash could leave the line-drawing character
+// set (the screen turns to ┌┐└┘ boxes), insert mode, reverse video, origin
+// mode or left-right margins (DECLRMM) on, and superclaude did not reset
+// them; the shell after it, or the next agent, inherited them.
+func TestCrashLeftCharsetAndModesAreReset(t *testing.T) {
+	for _, tc := range []struct {
+		name, out, reset string
+	}{
+		{"line drawing in G0", "\x1b(0lqqk", "\x1b(B"},
+		{"line drawing in G1, shifted in", "\x1b)0\x0elqqk", "\x1b)B\x0f"},
+		{"line drawing undone", "\x1b(0lqk\x1b(B", ""},
+		{"insert mode", "\x1b[4h", "\x1b[4l"},
+		{"insert mode undone", "\x1b[4h\x1b[4l", ""},
+		{"newline mode", "\x1b[20h", "\x1b[20l"},
+		{"reverse video", "\x1b[?5h", "\x1b[?5l"},
+		{"origin mode", "\x1b[?6h", "\x1b[?6l"},
+		{"left-right margins", "\x1b[?69h", "\x1b[?69l"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for split := 0; split <= len(tc.out); split++ {
+				m := newModeTracker()
+				m.Feed([]byte(tc.out[:split]))
+				m.Feed([]byte(tc.out[split:]))
+				if got := string(m.Reset()); got != tc.reset {
+					t.Fatalf("split at %d: reset %q, want %q", split, got, tc.reset)
+				}
+			}
+		})
+	}
+}
