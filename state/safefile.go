@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -315,6 +316,29 @@ func (s *Store) AppendFile(path string, data []byte) error {
 	}
 	defer d.Close()
 	return d.AppendLine(name, data)
+}
+
+// staleTempAge is how old a temporary file of a write must be before
+// RemoveStaleTemps takes it for one a killed writer left: a write takes
+// milliseconds.
+const staleTempAge = time.Minute
+
+// RemoveStaleTemps removes from the named session's directory the
+// temporary files of writes whose writer was killed between its create and
+// its rename (..state.json.tmp-…, .DEHYDRATED_CONTEXT.md.tmp-…): nothing
+// else ever removes them, and a status line killed by claude mid-write
+// leaves one each time. It returns how many it removed. The supervisor
+// calls it for its agent's session at start and after every exit.
+func (s *Store) RemoveStaleTemps(name string) int {
+	if CheckName(name) != nil {
+		return 0
+	}
+	d, err := s.tree().openDir(false, name)
+	if err != nil {
+		return 0
+	}
+	defer d.Close()
+	return d.RemoveStaleTemps(staleTempAge, time.Now()) // file times are the real clock's
 }
 
 // WriteFile replaces the file at path, inside the sessions root, with data

@@ -145,6 +145,11 @@ func (a *agentService) Serve(ctx context.Context) error {
 		e.RecentRestarts = len(a.restarts)
 		a.lastExit = e
 		sess := s.Mine()
+		if sess != nil {
+			// What a writer killed mid-write (a status line claude
+			// killed, say) left in the session's directory goes.
+			sess.Store.RemoveStaleTemps(sess.Name)
+		}
 		var st *state.State
 		name := ""
 		if sess != nil {

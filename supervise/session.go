@@ -85,6 +85,7 @@ func (s *Supervisor) startPlan() Plan {
 					return plan
 				}
 			}
+			found.Store.RemoveStaleTemps(found.Name)
 			plan = s.leased(plan)
 			_, err := found.Store.Update(found.Name, "supervisor start: "+plan.Reason, func(st *state.State) error {
 				if !st.Exists() {

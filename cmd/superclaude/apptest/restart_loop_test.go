@@ -1,12 +1,15 @@
 package apptest
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/superclaude/superclaude/proc"
+	"github.com/superclaude/superclaude/state"
 	"github.com/superclaude/superclaude/testkit/fakeagent"
 )
 
@@ -71,5 +74,37 @@ func TestSignalsInTheFirstMillisecondsAreHonoured(t *testing.T) {
 		if proc.Alive(proc.Identity{PID: r.PID, Start: r.Start}) {
 			t.Errorf("agent %d outlived its superclaude's stop", r.PID)
 		}
+	}
+}
+
+// Issue 21, partial row: the temporary files of writes whose writer was
+// killed between create and rename (..state.json.tmp-…) were left for
+// ever; a status line that claude kills mid-write leaves one each time.
+// The supervisor removes them from its session's directory at start and
+// after every exit of its agent.
+func TestStaleTempFilesOfKilledWritersAreRemoved(t *testing.T) {
+	h := newHarness(t, "SUPERCLAUDE_PANE_ID=f:w:A", "SUPERCLAUDE_PROFILE=generic")
+	if _, err := h.store().Activate("old", "", state.Caller{Pane: "f:w:A"}); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(h.sessions, "old")
+	plant := func(name string) string {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte("{half"), 0o600)
+		then := time.Now().Add(-time.Hour)
+		os.Chtimes(p, then, then)
+		return p
+	}
+	first := plant("..state.json.tmp-killed1")
+	p := h.start()
+	p.Expect(t, 0, "FAKE-AGENT READY", timeout)
+	if _, err := os.Stat(first); !os.IsNotExist(err) {
+		t.Fatalf("a stale temporary file outlived the supervisor's start: %v", err)
+	}
+	second := plant("..state.json.tmp-killed2")
+	p.Type("exit 3") // a crash: the supervisor decides, then restarts
+	h.waitStarts(2, timeout)
+	if _, err := os.Stat(second); !os.IsNotExist(err) {
+		t.Fatalf("a stale temporary file outlived the agent's exit: %v", err)
 	}
 }
