@@ -175,6 +175,8 @@ mv -f "$new" "$dir/superclaude" || {
 say "installed $dir/superclaude: $ran"
 
 if ! on_path "$dir"; then
+	# The names as the person writes them, not expanded.
+	# shellcheck disable=SC2088
 	case "${SHELL:-}" in
 	*/zsh) rc="~/.zshrc" ;;
 	*/bash) rc="~/.bashrc" ;;

@@ -3,7 +3,8 @@
 // checksums, the Homebrew formula, and install.sh downloading, verifying
 // and installing from them. It holds only tests.
 //
-// They need a GoReleaser output directory, named by $SUPERCLAUDE_RELEASE_DIST:
+// All but the shellcheck of install.sh need a GoReleaser output directory,
+// named by $SUPERCLAUDE_RELEASE_DIST:
 // `make release-check` builds a snapshot (`goreleaser release --snapshot
 // --clean`) and runs them against it, as CI does. A plain `go test ./...`
 // has no snapshot and skips them, saying so.

@@ -424,3 +424,19 @@ func TestInstallWarnsOfAnotherSuperclaudeFirstOnPath(t *testing.T) {
 		t.Fatalf("exit %d, want a note naming the other superclaude:\n%s", code, out)
 	}
 }
+
+// install.sh is POSIX sh, as `curl … | sh` needs wherever sh is dash, ash
+// or a bash in POSIX mode: shellcheck, told so, finds nothing in it. (The
+// tests above run it with dash, which refuses most of what is not POSIX.)
+func TestInstallShIsPOSIXSh(t *testing.T) {
+	if _, err := exec.LookPath("shellcheck"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("shellcheck is not installed in CI (.ci/run installs it)")
+		}
+		t.Skip("shellcheck is not installed (.ci/run installs it)")
+	}
+	out, err := exec.Command("shellcheck", "--shell=sh", "--severity=style", "../../install.sh").CombinedOutput()
+	if err != nil {
+		t.Fatalf("shellcheck install.sh: %v\n%s", err, out)
+	}
+}
