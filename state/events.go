@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+	"unicode/utf8"
 )
 
 // EventsFile is the append-only event log under the sessions root.
@@ -41,6 +42,41 @@ type Event struct {
 	Changes map[string][2]any `json:"changes,omitempty"`
 	// Detail carries kind-specific facts (exit code, signal, plan …).
 	Detail map[string]any `json:"detail,omitempty"`
+}
+
+// eventFields is Event without its methods, for its JSON.
+type eventFields Event
+
+// eventWire is an event as a line of the log: a session name that is not
+// valid UTF-8 (a directory name is bytes) is carried exactly in
+// sessionBytes (base64), beside "session", where JSON can only give it
+// with U+FFFD for each bad byte — which made the name's events unfindable.
+type eventWire struct {
+	eventFields
+	SessionBytes []byte `json:"sessionBytes,omitempty"`
+}
+
+// MarshalJSON writes the event as a line of the log.
+func (e Event) MarshalJSON() ([]byte, error) {
+	w := eventWire{eventFields: eventFields(e)}
+	if !utf8.ValidString(e.Session) {
+		w.SessionBytes = []byte(e.Session)
+	}
+	return json.Marshal(w)
+}
+
+// UnmarshalJSON reads a line of the log, the session name's bytes as they
+// were.
+func (e *Event) UnmarshalJSON(b []byte) error {
+	var w eventWire
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	*e = Event(w.eventFields)
+	if len(w.SessionBytes) > 0 {
+		e.Session = string(w.SessionBytes)
+	}
+	return nil
 }
 
 func (s *Store) eventsPath() string { return filepath.Join(s.Root, EventsFile) }

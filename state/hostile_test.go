@@ -129,3 +129,42 @@ func TestNeighbourOwnedSessionsRootIsRefused(t *testing.T) {
 		t.Fatalf("Append to a neighbour's sessions root: %v", err)
 	}
 }
+
+// Issue 21, partial row: a session name with bytes that are not UTF-8
+// (a directory name is bytes, and one can be made so) lost its events:
+// JSON turned the bytes into U+FFFD, and the log's reader, matching the
+// name exactly, found none. The name's bytes are kept exactly.
+func TestInvalidUTF8NameKeepsItsEvents(t *testing.T) {
+	s := newStore(t)
+	name := "caf\xe9_\xff\xfe"
+	if err := CheckName(name); err != nil {
+		t.Fatalf("the name is refused: %v", err)
+	}
+	if _, err := s.Activate(name, "implement", Caller{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Phase(name, "Build"); err != nil {
+		t.Fatal(err)
+	}
+	// A valid name that the lossy encoding would make it look like.
+	if _, err := s.Activate("caf\ufffd_\ufffd\ufffd", "other", Caller{}); err != nil {
+		t.Fatal(err)
+	}
+	evs, err := s.Events(name)
+	if err != nil || len(evs) != 2 {
+		t.Fatalf("events of %q: %d, %v", name, len(evs), err)
+	}
+	for _, ev := range evs {
+		if ev.Session != name {
+			t.Fatalf("an event of %q names %q", name, ev.Session)
+		}
+	}
+	all, _ := s.Events("")
+	seen := map[string]int{}
+	for _, ev := range all {
+		seen[ev.Session]++
+	}
+	if seen[name] != 2 || seen["caf\ufffd_\ufffd\ufffd"] != 1 {
+		t.Fatalf("every event by name: %v", seen)
+	}
+}

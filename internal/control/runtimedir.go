@@ -60,9 +60,34 @@ func forgetFallbacks() {
 }
 
 // RuntimeDir returns (creating it) this process's runtime directory: the
-// first private candidate of the list above. It fails only when not even a
-// fresh directory can be made.
-func RuntimeDir() (string, error) { return runtimeDirUnder(os.TempDir(), true) }
+// first private candidate of the list above, under $TMPDIR — or, when not
+// even a fresh directory can be made there ($TMPDIR unwritable, or not a
+// directory at all), the same under /tmp, /var/tmp and /dev/shm in turn:
+// a broken $TMPDIR used to stop claude from starting at all. It fails only
+// when none of them will do.
+func RuntimeDir() (string, error) {
+	var errs []error
+	for i, base := range runtimeBases() {
+		d, err := runtimeDirUnder(base, i == 0)
+		if err == nil {
+			return d, nil
+		}
+		errs = append(errs, err)
+	}
+	return "", errors.Join(errs...)
+}
+
+// runtimeBases are the directories a runtime directory is made in, in the
+// order they are tried: $TMPDIR first.
+func runtimeBases() []string {
+	out := []string{os.TempDir()}
+	for _, b := range []string{"/tmp", "/var/tmp", "/dev/shm"} {
+		if b != out[0] {
+			out = append(out, b)
+		}
+	}
+	return out
+}
 
 func runtimeDirUnder(base string, xdg bool) (string, error) {
 	var errs []error
@@ -169,7 +194,7 @@ func SocketPath(pid int) (string, error) {
 // are not private.
 func RuntimeDirs() []string {
 	var dirs []string
-	for i, base := range []string{os.TempDir(), "/tmp"} {
+	for i, base := range runtimeBases() {
 		dirs = append(dirs, preferredDirs(base, i == 0)...)
 		more, _ := filepath.Glob(filepath.Join(base, "superclaude-"+uidText()+"-*"))
 		dirs = append(dirs, more...)

@@ -157,13 +157,20 @@ func (lt *logTail) read(f *os.File, off, size int64) int64 {
 		var head struct {
 			Time    time.Time `json:"time"`
 			Session string    `json:"session"`
+			// SessionBytes is a name that is not UTF-8, exactly
+			// (state.Event's JSON).
+			SessionBytes []byte `json:"sessionBytes"`
 		}
 		if json.Unmarshal(line, &head) != nil || head.Session == "" {
 			continue
 		}
-		if cur, ok := lt.raw[head.Session]; !ok || !head.Time.Before(cur.time) {
-			lt.raw[head.Session] = lineAt{line: append([]byte(nil), line...), time: head.Time}
-			lt.dirty[head.Session] = true
+		name := head.Session
+		if len(head.SessionBytes) > 0 {
+			name = string(head.SessionBytes)
+		}
+		if cur, ok := lt.raw[name]; !ok || !head.Time.Before(cur.time) {
+			lt.raw[name] = lineAt{line: append([]byte(nil), line...), time: head.Time}
+			lt.dirty[name] = true
 		}
 	}
 }

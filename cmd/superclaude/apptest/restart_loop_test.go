@@ -108,3 +108,19 @@ func TestStaleTempFilesOfKilledWritersAreRemoved(t *testing.T) {
 		t.Fatalf("a stale temporary file outlived the agent's exit: %v", err)
 	}
 }
+
+// Issue 21, partial row: with a TMPDIR that cannot be written (or made),
+// and no XDG_RUNTIME_DIR, superclaude refused to run claude at all: it
+// found no runtime directory for its control socket. It falls back to
+// another place, and claude starts.
+func TestAnUnusableTMPDIRStillStartsTheAgent(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "not-a-dir")
+	os.WriteFile(file, nil, 0o600)
+	h := newHarness(t, "XDG_RUNTIME_DIR=", "TMPDIR="+filepath.Join(file, "tmp"), "SUPERCLAUDE_PROFILE=generic")
+	p := h.start()
+	p.Expect(t, 0, "FAKE-AGENT READY", timeout)
+	p.Type("exit 0")
+	if code := p.Wait(t, timeout); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+}
