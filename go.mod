@@ -14,6 +14,7 @@ require (
 	github.com/thejerf/suture/v4 v4.0.6
 	golang.org/x/sys v0.49.0
 	golang.org/x/term v0.47.0
+	mvdan.cc/sh/v3 v3.14.1
 )
 
 require (

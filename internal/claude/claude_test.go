@@ -299,18 +299,18 @@ func TestOtherHookEventsOnTheSamples(t *testing.T) {
 	}
 }
 
-func TestHasCommand(t *testing.T) {
+func TestCommandLineRunsACommandOnlyWhereTheShellWould(t *testing.T) {
 	for cmd, want := range map[string]bool{
-		"superclaude +session restart":                true,
-		"/usr/local/bin/superclaude +session phase x": true,
-		"cd x && superclaude +log <<'EOF'":            true,
-		"echo superclaude +session":                   true, // runs it? no, but the words are there: allowed as bookkeeping
-		"superclaude +status":                         false,
-		"session.sh phase 'x'":                        true,
-		"mysession.sh":                                false,
+		"superclaude +session restart":                     true,
+		"/usr/local/bin/superclaude +session phase x":      true,
+		"cd x && superclaude +log <<'EOF'\nentry\nEOF\n": true,
+		"echo superclaude +session":                        false, // the words are there, the command is echo
+		"superclaude +status":                              false,
+		"session.sh phase 'x'":                             true,
+		"mysession.sh":                                     false,
 	} {
-		if got := hasCommand(cmd, "superclaude +session", "superclaude +log", "session.sh"); got != want {
-			t.Errorf("hasCommand(%q) = %v", cmd, got)
+		if got := parseCommandLine(cmd).runs("superclaude +session", "superclaude +log", "session.sh"); got != want {
+			t.Errorf("runs(%q) = %v", cmd, got)
 		}
 	}
 }

@@ -107,11 +107,17 @@ func preToolUse(in HookInput, sess *state.State, p Policy) (Answer, Change) {
 	tool := in.Tool()
 	isBash := tool.Name == "Bash"
 	sessionCmds, logCmds := p.commands()
-	bookkeeping := isBash && (hasCommand(tool.Command, sessionCmds...) || hasCommand(tool.Command, logCmds...))
+	var line commandLine
+	if isBash {
+		line = parseCommandLine(tool.Command)
+	}
+	// Bookkeeping is a line of nothing but the session's own commands:
+	// each command of a chain is judged (docs/design.md, mvdan.cc/sh).
+	bookkeeping := isBash && line.only(append(sessionCmds[:len(sessionCmds):len(sessionCmds)], logCmds...)...)
 
 	// The session gate (S10, S11). The supervisor's own session (auto) is
 	// a convenience, not an activation: it keeps the gate closed.
-	if p.SessionRequired && !GateOpen(sess) && !gateWhitelisted(tool, sessionCmds, logCmds) {
+	if p.SessionRequired && !GateOpen(sess) && !gateWhitelisted(tool, bookkeeping) {
 		return Answer{Deny: true, Reason: gateMessage(sess)}, Change{}
 	}
 	if sess == nil {
@@ -138,7 +144,7 @@ func preToolUse(in HookInput, sess *state.State, p Policy) (Answer, Change) {
 		return Answer{}, Change{}
 	}
 	key := in.TranscriptKey()
-	if isBash && hasCommand(tool.Command, logCmds...) {
+	if isBash && line.runs(logCmds...) {
 		return Answer{}, Change{ResetKey: key}
 	}
 	if bookkeeping || isLogTemplateRead(tool) {
@@ -187,12 +193,12 @@ func isLogTemplateRead(t ToolCall) bool {
 // gateWhitelisted: what the agent may do before it has a session (seed
 // 000 §6): read its standards, run session bookkeeping, ask the user, and
 // invoke a skill.
-func gateWhitelisted(t ToolCall, sessionCmds, logCmds []string) bool {
+func gateWhitelisted(t ToolCall, bookkeeping bool) bool {
 	switch t.Name {
 	case "AskUserQuestion", "Skill", "SlashCommand":
 		return true
 	case "Bash":
-		return hasCommand(t.Command, sessionCmds...) || hasCommand(t.Command, logCmds...)
+		return bookkeeping
 	case "Read":
 		p := filepath.ToSlash(t.FilePath)
 		base := filepath.Base(p)

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"strings"
 )
 
 // HookInput is the part of a hook's stdin JSON superclaude uses.
@@ -129,27 +128,4 @@ func (a Answer) Write(event string, stdout, stderr io.Writer) int {
 	b, _ := json.Marshal(map[string]any{"hookSpecificOutput": out})
 	stdout.Write(append(b, '\n'))
 	return 0
-}
-
-// hasCommand reports whether a shell command line runs one of the given
-// programs or superclaude subcommands, as a word, not as part of another.
-func hasCommand(cmdline string, words ...string) bool {
-	fields := strings.FieldsFunc(cmdline, func(r rune) bool {
-		return r == ' ' || r == '\t' || r == '\n' || r == ';' || r == '&' || r == '|' || r == '(' || r == ')' || r == '"' || r == '\''
-	})
-	for i, f := range fields {
-		base := filepath.Base(f)
-		for _, w := range words {
-			if prog, sub, ok := strings.Cut(w, " "); ok {
-				if base == prog && i+1 < len(fields) && fields[i+1] == sub {
-					return true
-				}
-				continue
-			}
-			if base == w {
-				return true
-			}
-		}
-	}
-	return false
 }

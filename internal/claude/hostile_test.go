@@ -1,12 +1,16 @@
 package claude
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/superclaude/superclaude/state"
 )
 
 // prepareWithin runs Prepare and fails the test when it has not returned
@@ -130,5 +134,59 @@ func TestPlantedLaunchDirectoryWritesNothingElsewhere(t *testing.T) {
 	}
 	if fi, err := os.Lstat(launch); err != nil || fi.Mode().Perm() != 0o700 {
 		t.Fatalf("launch directory %v, %v", fi, err)
+	}
+}
+
+// Attack 9 of issue 21: the overflow guard and the session gate let a
+// Bash command through when a session command appeared anywhere in its
+// line — `make build; superclaude +session list` and `echo superclaude
+// +session >/dev/null && make build` both passed. The line is parsed as a
+// shell parses it, and it passes only when every command in it is the
+// session's own bookkeeping (with echo, printf, cd or true around it) and
+// nothing in it writes a file.
+func TestGuardWordsAreCommandsNotSubstrings(t *testing.T) {
+	overflowed := &state.State{Lifecycle: state.Active, Overflowed: true, ContextUsage: 0.9}
+	bash := func(cmd string) HookInput {
+		return HookInput{ToolName: "Bash", ToolInput: json.RawMessage(`{"command":` + strconv.Quote(cmd) + `}`)}
+	}
+	for _, tc := range []struct {
+		cmd  string
+		pass bool
+	}{
+		{"superclaude +session list", true},
+		{"superclaude +session restart", true},
+		{"/home/me/.local/bin/superclaude +session phase Build", true},
+		{"superclaude +log <<'EOF'\ndid a thing\nEOF", true},
+		{"printf 'did a thing\\n' | superclaude +log", true},
+		{"cd /work && superclaude +session show", true},
+		{"superclaude +session list >/dev/null 2>&1", true},
+		{"bash ~/.claude/scripts/session.sh activate sessions/X implement", true},
+		{"bash -c \"make build\"; superclaude +log", false},
+		{"~/.claude/scripts/session.sh activate sessions/X implement", true},
+		{"make build; superclaude +session list", false},
+		{"echo superclaude +session >/dev/null && make build", false},
+		{"superclaude +session list && make build", false},
+		{"superclaude +session list || rm -rf build", false},
+		{"superclaude +log \"$(make build)\"", false},
+		{"superclaude +log `make build`", false},
+		{"echo pwned > ~/.bashrc; superclaude +log", false},
+		{"superclaude +session list > notes.txt", false},
+		{"(make build) | superclaude +log", false},
+		{"f() { make build; }; f; superclaude +log", false},
+		{"eval 'superclaude +session list'", false},
+		{"$SC +session list", false},
+		{"superclaude +sessionx list", false},
+		{"superclaude \"+session\" list", true},
+		{"superclaude +session 'list", false}, // does not parse
+		{"superclaude.evil +session list", false},
+	} {
+		a, _ := PreToolUse(bash(tc.cmd), overflowed, Policy{})
+		if a.Deny == tc.pass {
+			t.Errorf("%q past the threshold: deny %v, want %v", tc.cmd, a.Deny, !tc.pass)
+		}
+		gate, _ := PreToolUse(bash(tc.cmd), nil, Policy{SessionRequired: true})
+		if gate.Deny == tc.pass {
+			t.Errorf("%q before a session: deny %v, want %v", tc.cmd, gate.Deny, !tc.pass)
+		}
 	}
 }
