@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"os"
 	"os/exec"
@@ -18,6 +17,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/superclaude/superclaude/internal/envvar"
 	"github.com/superclaude/superclaude/proc"
 )
 
@@ -42,54 +42,32 @@ import (
 // never carries the supervisor's marker, and sweeps and kills, which look
 // for the marker, only ever see the agent and its descendants.
 
-// EnvAgentParent names, in the agent's environment, the PID of its parent:
+// withAgentParent returns env with envvar.AgentParent set for an agent
+// that pid starts with args; adopts says pid is a subreaper. (Env nil means
+// the parent's environment, as for os/exec.)
+//
+// The variable names, in the agent's environment, the PID of its parent:
 // the session leader, or the supervisor when there is no pty. A program
 // can tell from it that it is the agent a supervisor started (or what the
 // agent exec'd), not a process the agent started: superclaude, found as
 // claude through a shell script that execs it, steps aside by it
-// (internal/handover.EnvAgentParent).
-const EnvAgentParent = "SUPERCLAUDE_AGENT_PARENT"
-
-// adoptsSuffix ends EnvAgentParent's value when the agent's parent is a
-// subreaper, which adopts orphans (internal/handover.Adopts).
-const adoptsSuffix = ":adopts"
-
-// AdoptsSuffix returns what ends EnvAgentParent's value when the agent's
-// parent is a subreaper.
-func AdoptsSuffix() string { return adoptsSuffix }
-
-// withAgentParent returns env with EnvAgentParent set for an agent that
-// pid starts with args; adopts says pid is a subreaper. (Env nil means
-// the parent's environment, as for os/exec.)
+// (internal/handover, which reads the value envvar.AgentParentValue
+// writes).
 func withAgentParent(env []string, pid int, args []string, adopts bool) []string {
 	if env == nil {
 		env = os.Environ()
 	}
-	env = slices.DeleteFunc(slices.Clone(env), func(kv string) bool { return strings.HasPrefix(kv, EnvAgentParent+"=") })
-	value := AgentParentValue(pid, args)
+	env = slices.DeleteFunc(slices.Clone(env), func(kv string) bool { return strings.HasPrefix(kv, envvar.AgentParent+"=") })
+	value := envvar.AgentParentValue(pid, args)
 	if adopts {
-		value += adoptsSuffix
+		value += envvar.Adopts
 	}
-	return append(env, EnvAgentParent+"="+value)
-}
-
-// AgentParentValue is EnvAgentParent's value for an agent started by
-// parent with args: "pid:count:hash", the count of the arguments and
-// their 64-bit FNV-1a hash in hex, each argument ended by a NUL. It is
-// internal/handover.AgentParentValue, which reads it: the arguments tell
-// the agent from an orphan a subreaper supervisor adopted.
-func AgentParentValue(parent int, args []string) string {
-	h := fnv.New64a()
-	for _, a := range args {
-		h.Write([]byte(a))
-		h.Write([]byte{0})
-	}
-	return fmt.Sprintf("%d:%d:%016x", parent, len(args), h.Sum64())
+	return append(env, envvar.AgentParent+"="+value)
 }
 
 // envLeader, set in the environment, makes this program the session leader
 // (see init). Its value is the protocol version.
-const envLeader = "SUPERCLAUDE_PTY_LEADER"
+const envLeader = envvar.PTYLeader
 
 const leaderVersion = "1"
 

@@ -12,7 +12,7 @@ import (
 	"github.com/thejerf/suture/v4"
 
 	"github.com/superclaude/superclaude/child"
-	"github.com/superclaude/superclaude/internal/config"
+	"github.com/superclaude/superclaude/internal/envvar"
 	"github.com/superclaude/superclaude/state"
 	"github.com/superclaude/superclaude/watchdog"
 )
@@ -336,18 +336,18 @@ func stopMessage(s *Supervisor, exit child.Exit) string {
 // variables set (replacing any inherited from an outer superclaude).
 func (s *Supervisor) agentEnv() []string {
 	set := map[string]string{
-		config.EnvSupervisorPID: strconv.Itoa(s.self.PID),
-		config.EnvWatchdogPID:   strconv.Itoa(s.self.PID),
-		config.EnvSupervisor:    s.self.String(),
-		config.EnvSocket:        s.socket,
-		config.EnvPaneID:        s.cfg.Pane,
-		config.EnvLimitContinue: "1",
+		envvar.SupervisorPID: strconv.Itoa(s.self.PID),
+		envvar.WatchdogPID:   strconv.Itoa(s.self.PID),
+		envvar.Supervisor:    s.self.String(),
+		envvar.Socket:        s.socket,
+		envvar.PaneID:        s.cfg.Pane,
+		envvar.LimitContinue: "1",
 	}
 	if !s.cfg.Policy.LimitContinue {
-		set[config.EnvLimitContinue] = "0"
+		set[envvar.LimitContinue] = "0"
 	}
 	if s.cfg.Store != nil {
-		set[config.EnvSessionsDir] = s.cfg.Store.Root
+		set[envvar.SessionsDir] = s.cfg.Store.Root
 	}
 	env := make([]string, 0, len(s.cfg.Env)+len(set))
 	for _, kv := range s.cfg.Env {

@@ -3,6 +3,7 @@ package supervise
 import (
 	"github.com/superclaude/superclaude/internal/claude"
 	"github.com/superclaude/superclaude/internal/claudeargs"
+	"github.com/superclaude/superclaude/internal/envvar"
 	"github.com/superclaude/superclaude/proc"
 )
 
@@ -15,7 +16,7 @@ var Claude = claudeProfile()
 func claudeProfile() Profile {
 	return Profile{
 		Name:          "claude",
-		Command:       "claude",
+		Command:       envvar.DefaultAgent,
 		Scan:          ScanClaudeArgs,
 		Resume:        appendArgs("--resume"),
 		Prompt:        func(args []string, prompt string) []string { return append([]string{prompt}, args...) },

@@ -15,8 +15,8 @@ import (
 	"github.com/thejerf/suture/v4"
 
 	"github.com/superclaude/superclaude/child"
-	"github.com/superclaude/superclaude/internal/config"
 	"github.com/superclaude/superclaude/internal/control"
+	"github.com/superclaude/superclaude/internal/envvar"
 	"github.com/superclaude/superclaude/internal/guard"
 	"github.com/superclaude/superclaude/proc"
 	"github.com/superclaude/superclaude/state"
@@ -212,7 +212,7 @@ func newSupervisor(cfg Config) (*Supervisor, error) {
 	} else {
 		s.inv = scanGeneric(cfg.Args)
 	}
-	s.wd = watchdog.New(cfg.Grace, config.EnvSupervisor, self.String(), cfg.Log.With("service", "watchdog"))
+	s.wd = watchdog.New(cfg.Grace, envvar.Supervisor, self.String(), cfg.Log.With("service", "watchdog"))
 	return s, nil
 }
 

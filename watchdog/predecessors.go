@@ -14,8 +14,8 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/superclaude/superclaude/internal/config"
 	"github.com/superclaude/superclaude/internal/control"
+	"github.com/superclaude/superclaude/internal/envvar"
 	"github.com/superclaude/superclaude/proc"
 )
 
@@ -65,7 +65,7 @@ func SweepPredecessors(ctx context.Context, grace time.Duration, log *slog.Logge
 		log = slog.New(slog.DiscardHandler)
 	}
 	var rep PredecessorReport
-	marked, err := proc.FindMarked(config.EnvSupervisor)
+	marked, err := proc.FindMarked(envvar.Supervisor)
 	if err != nil {
 		log.Warn("predecessor sweep: listing processes", "err", err)
 	}

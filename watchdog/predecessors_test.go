@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/superclaude/superclaude/internal/config"
 	"github.com/superclaude/superclaude/internal/control"
+	"github.com/superclaude/superclaude/internal/envvar"
 	"github.com/superclaude/superclaude/proc"
 	"github.com/superclaude/superclaude/testkit/reexec"
 )
@@ -42,7 +42,7 @@ func fakeSupervisor() {
 	os.MkdirAll(launch, 0o700)
 	os.WriteFile(filepath.Join(launch, "settings.json"), []byte("{}"), 0o600)
 	tool := exec.Command("sh", "-c", "sleep 300 & echo $!; wait")
-	tool.Env = append(os.Environ(), config.EnvSupervisor+"="+self.String())
+	tool.Env = append(os.Environ(), envvar.Supervisor+"="+self.String())
 	tool.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	out, _ := tool.StdoutPipe()
 	if err := tool.Start(); err != nil {
@@ -63,7 +63,7 @@ func TestAttackKilledSupervisorsLeftoversAreSweptAtTheNextStart(t *testing.T) {
 	}
 	t.Cleanup(func() { os.RemoveAll(rt) })
 	t.Setenv("XDG_RUNTIME_DIR", rt)
-	t.Setenv(config.EnvSupervisor, "") // whatever runs the tests
+	t.Setenv(envvar.Supervisor, "") // whatever runs the tests
 
 	cmd := reexec.Command("fake-supervisor", "", nil)
 	out, _ := cmd.StdoutPipe()
@@ -108,8 +108,8 @@ func TestAttackKilledSupervisorsLeftoversAreSweptAtTheNextStart(t *testing.T) {
 	// (this test process), one with a marker that is not an identity, a
 	// live supervisor's socket and launch directory, and this process.
 	me, _ := proc.Self()
-	_, liveMarked := start(t, "sleep", config.EnvSupervisor+"="+me.String())
-	_, garbage := start(t, "sleep", config.EnvSupervisor+"=not-an-identity")
+	_, liveMarked := start(t, "sleep", envvar.Supervisor+"="+me.String())
+	_, garbage := start(t, "sleep", envvar.Supervisor+"=not-an-identity")
 	mySock, _ := control.SocketPath(me.PID)
 	ln, err := control.Listen(mySock)
 	if err != nil {

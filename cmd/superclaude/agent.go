@@ -20,9 +20,8 @@ import (
 	"github.com/superclaude/superclaude/internal/claudeargs"
 	"github.com/superclaude/superclaude/internal/config"
 	"github.com/superclaude/superclaude/internal/control"
-	"github.com/superclaude/superclaude/internal/fleet"
+	"github.com/superclaude/superclaude/internal/envvar"
 	"github.com/superclaude/superclaude/internal/guard"
-	"github.com/superclaude/superclaude/internal/handover"
 	"github.com/superclaude/superclaude/internal/logfile"
 	"github.com/superclaude/superclaude/internal/termtext"
 	"github.com/superclaude/superclaude/internal/tmux"
@@ -51,37 +50,24 @@ type runOptions struct {
 	restartWindow time.Duration
 }
 
-// Environment variables for a plain `superclaude ARGS`, whose flags all
-// belong to the agent.
-const (
-	envAgent      = "SUPERCLAUDE_AGENT"
-	envProfile    = "SUPERCLAUDE_PROFILE"
-	envGrace      = "SUPERCLAUDE_GRACE"
-	envMaxCrashes = "SUPERCLAUDE_MAX_CRASHES"
-	envCrashDecay = "SUPERCLAUDE_CRASH_WINDOW"
-	envCrashDelay = "SUPERCLAUDE_CRASH_DELAY"
-	envDehydrate  = "SUPERCLAUDE_DEHYDRATE_WAIT"
-	envResume     = fleet.EnvResume
-	envLimit      = "SUPERCLAUDE_LIMIT_CONTINUE"
-	envMaxRestart = "SUPERCLAUDE_MAX_RESTARTS"
-	envRestartWin = "SUPERCLAUDE_RESTART_WINDOW"
-	// optResume is superclaude's one option on claude's command line
-	// (claude has none of the name); it is taken out before claude runs.
-	optResume = "--resume-policy"
-)
+// optResume is superclaude's one option on claude's command line (claude
+// has none of the name); it is taken out before claude runs. A plain
+// `superclaude ARGS`, whose flags all belong to the agent, takes its own
+// options from the environment (internal/envvar).
+const optResume = "--resume-policy"
 
 func defaultOptions() (runOptions, error) {
 	o := runOptions{grace: 2 * time.Second, maxCrashes: 5, crashDecay: 30 * time.Second, crashDelay: time.Second,
 		dehydrateWait: supervise.DefaultPolicy.DehydrateWait,
 		maxRestarts:   supervise.DefaultPolicy.MaxRestarts, restartWindow: supervise.DefaultPolicy.RestartWindow}
-	o.agent = os.Getenv(envAgent)
-	o.profile = os.Getenv(envProfile)
-	o.resumePolicy = os.Getenv(envResume)
+	o.agent = os.Getenv(envvar.Agent)
+	o.profile = os.Getenv(envvar.Profile)
+	o.resumePolicy = os.Getenv(envvar.ResumePolicy)
 	o.limitContinue = true
-	if v := os.Getenv(envLimit); v != "" {
+	if v := os.Getenv(envvar.LimitContinue); v != "" {
 		b, err := strconv.ParseBool(v)
 		if err != nil {
-			return o, fmt.Errorf("%s=%q: want 1 or 0", envLimit, v)
+			return o, fmt.Errorf("%s=%q: want 1 or 0", envvar.LimitContinue, v)
 		}
 		o.limitContinue = b
 	}
@@ -91,8 +77,8 @@ func defaultOptions() (runOptions, error) {
 	for _, d := range []struct {
 		env string
 		dst *time.Duration
-	}{{envGrace, &o.grace}, {envCrashDecay, &o.crashDecay}, {envCrashDelay, &o.crashDelay}, {envDehydrate, &o.dehydrateWait},
-		{envRestartWin, &o.restartWindow}} {
+	}{{envvar.Grace, &o.grace}, {envvar.CrashWindow, &o.crashDecay}, {envvar.CrashDelay, &o.crashDelay}, {envvar.DehydrateWait, &o.dehydrateWait},
+		{envvar.RestartWindow, &o.restartWindow}} {
 		if v := os.Getenv(d.env); v != "" {
 			parsed, err := time.ParseDuration(v)
 			if err != nil || parsed < 0 {
@@ -101,24 +87,24 @@ func defaultOptions() (runOptions, error) {
 			*d.dst = parsed
 		}
 	}
-	if v := os.Getenv(envThreshold); v != "" {
+	if v := os.Getenv(envvar.OverflowThreshold); v != "" {
 		// Read by the hooks, which must not fail claude's tools over it:
 		// a bad value is refused here, at the start, instead of ignored.
 		if f, err := strconv.ParseFloat(v, 64); err != nil || !(f > 0 && f <= 1) {
-			return o, fmt.Errorf("%s=%q: want a fraction of the context window such as 0.76 (for 76 %%)", envThreshold, v)
+			return o, fmt.Errorf("%s=%q: want a fraction of the context window such as 0.76 (for 76 %%)", envvar.OverflowThreshold, v)
 		}
 	}
-	if v := os.Getenv(envMaxCrashes); v != "" {
+	if v := os.Getenv(envvar.MaxCrashes); v != "" {
 		n, err := strconv.ParseFloat(v, 64)
 		if err != nil || n < 1 {
-			return o, fmt.Errorf("%s=%q: want a number ≥ 1", envMaxCrashes, v)
+			return o, fmt.Errorf("%s=%q: want a number ≥ 1", envvar.MaxCrashes, v)
 		}
 		o.maxCrashes = n
 	}
-	if v := os.Getenv(envMaxRestart); v != "" {
+	if v := os.Getenv(envvar.MaxRestarts); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 {
-			return o, fmt.Errorf("%s=%q: want a whole number ≥ 0 (0 turns the restart-rate limit off)", envMaxRestart, v)
+			return o, fmt.Errorf("%s=%q: want a whole number ≥ 0 (0 turns the restart-rate limit off)", envvar.MaxRestarts, v)
 		}
 		o.maxRestarts = n
 	}
@@ -185,17 +171,17 @@ func runCommand() *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.agent, "agent", o.agent, "agent executable (default: the profile's, from $PATH; $"+envAgent+")")
-	f.StringVar(&o.profile, "profile", o.profile, "agent profile: "+supervise.ProfileNames()+" ($"+envProfile+")")
-	f.DurationVar(&o.grace, "grace", o.grace, "time between SIGTERM and SIGKILL when the agent is killed ($"+envGrace+")")
-	f.Float64Var(&o.maxCrashes, "max-crashes", o.maxCrashes, "crashes within the crash window before superclaude gives up ($"+envMaxCrashes+")")
-	f.DurationVar(&o.crashDecay, "crash-window", o.crashDecay, "half-life of the crash count ($"+envCrashDecay+")")
-	f.DurationVar(&o.crashDelay, "crash-delay", o.crashDelay, "pause before restarting a crashed agent ($"+envCrashDelay+")")
-	f.BoolVar(&o.limitContinue, "limit-continue", o.limitContinue, "go on by itself once a usage or rate limit resets ($"+envLimit+"=0 turns it off)")
-	f.StringVar(&o.resumePolicy, "resume-policy", o.resumePolicy, "what a start does with its pane's previous conversation: auto, ask or never (default: ask; auto in a fleet pane) ($"+envResume+")")
-	f.IntVar(&o.maxRestarts, "max-restarts", o.maxRestarts, "restarts of any kind within the restart window before superclaude stops and halts the session; 0 no limit ($"+envMaxRestart+")")
-	f.DurationVar(&o.restartWindow, "restart-window", o.restartWindow, "the window of --max-restarts ($"+envRestartWin+")")
-	f.DurationVar(&o.dehydrateWait, "dehydrate-wait", o.dehydrateWait, "how long an overflowed agent may leave dehydrating undone before superclaude does it for it; 0 never ($"+envDehydrate+")")
+	f.StringVar(&o.agent, "agent", o.agent, "agent executable (default: the profile's, from $PATH; $"+envvar.Agent+")")
+	f.StringVar(&o.profile, "profile", o.profile, "agent profile: "+supervise.ProfileNames()+" ($"+envvar.Profile+")")
+	f.DurationVar(&o.grace, "grace", o.grace, "time between SIGTERM and SIGKILL when the agent is killed ($"+envvar.Grace+")")
+	f.Float64Var(&o.maxCrashes, "max-crashes", o.maxCrashes, "crashes within the crash window before superclaude gives up ($"+envvar.MaxCrashes+")")
+	f.DurationVar(&o.crashDecay, "crash-window", o.crashDecay, "half-life of the crash count ($"+envvar.CrashWindow+")")
+	f.DurationVar(&o.crashDelay, "crash-delay", o.crashDelay, "pause before restarting a crashed agent ($"+envvar.CrashDelay+")")
+	f.BoolVar(&o.limitContinue, "limit-continue", o.limitContinue, "go on by itself once a usage or rate limit resets ($"+envvar.LimitContinue+"=0 turns it off)")
+	f.StringVar(&o.resumePolicy, "resume-policy", o.resumePolicy, "what a start does with its pane's previous conversation: auto, ask or never (default: ask; auto in a fleet pane) ($"+envvar.ResumePolicy+")")
+	f.IntVar(&o.maxRestarts, "max-restarts", o.maxRestarts, "restarts of any kind within the restart window before superclaude stops and halts the session; 0 no limit ($"+envvar.MaxRestarts+")")
+	f.DurationVar(&o.restartWindow, "restart-window", o.restartWindow, "the window of --max-restarts ($"+envvar.RestartWindow+")")
+	f.DurationVar(&o.dehydrateWait, "dehydrate-wait", o.dehydrateWait, "how long an overflowed agent may leave dehydrating undone before superclaude does it for it; 0 never ($"+envvar.DehydrateWait+")")
 	return cmd
 }
 
@@ -279,7 +265,7 @@ func supervised(o runOptions, args []string) (code int) {
 		return 2
 	}
 	if profile.Command == "" && o.agent == "" {
-		fmt.Fprintf(os.Stderr, "superclaude: the %s profile needs the agent's command (--agent or $%s)\n", profile.Name, envAgent)
+		fmt.Fprintf(os.Stderr, "superclaude: the %s profile needs the agent's command (--agent or $%s)\n", profile.Name, envvar.Agent)
 		return 2
 	}
 	if profile.Name == supervise.Claude.Name {
@@ -295,14 +281,14 @@ func supervised(o runOptions, args []string) (code int) {
 	o.agent = path
 	// Before the environment is copied for the agent (injectClaude,
 	// supervise.Run): a copy of superclaude found as the agent steps aside.
-	os.Setenv(handover.EnvAgentFile, path)
+	os.Setenv(envvar.AgentFile, path)
 	log, closeLog := openLog()
 	defer closeLog()
 	policy := o.resumePolicy
 	if policy == "" {
 		// A fleet's panes resume without asking (S3).
 		policy = supervise.ResumeAsk
-		if os.Getenv(fleet.EnvFleet) != "" {
+		if os.Getenv(envvar.Fleet) != "" {
 			policy = supervise.ResumeAuto
 		}
 	}
@@ -414,7 +400,7 @@ func injectClaude(cfg *supervise.Config, log *slog.Logger) func() {
 		log.Warn("settings file skipped", "why", why)
 	}
 	cfg.Args = l.Args
-	cfg.Env = append(os.Environ(), envUserStatusLine+"="+l.UserStatusLine)
+	cfg.Env = append(os.Environ(), envvar.UserStatusLine+"="+l.UserStatusLine)
 	return func() { os.RemoveAll(dir) }
 }
 

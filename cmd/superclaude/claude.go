@@ -19,15 +19,9 @@ import (
 	"github.com/superclaude/superclaude/internal/claude"
 	"github.com/superclaude/superclaude/internal/config"
 	"github.com/superclaude/superclaude/internal/control"
+	"github.com/superclaude/superclaude/internal/envvar"
 	"github.com/superclaude/superclaude/proc"
 	"github.com/superclaude/superclaude/state"
-)
-
-// Environment variables of the Claude Code integration.
-const (
-	envThreshold      = "SUPERCLAUDE_OVERFLOW_THRESHOLD"
-	envUserStatusLine = "SUPERCLAUDE_USER_STATUSLINE"
-	envSessionGate    = "SESSION_REQUIRED"
 )
 
 // maxPayload bounds what is read from claude on stdin.
@@ -48,11 +42,11 @@ func readClaudePayload(r io.Reader) []byte {
 
 // policy reads the guards' settings from the environment.
 func policy() claude.Policy {
-	p := claude.Policy{SessionRequired: os.Getenv(envSessionGate) == "1"}
+	p := claude.Policy{SessionRequired: os.Getenv(envvar.SessionRequired) == "1"}
 	if exe, err := os.Executable(); err == nil {
 		p.Self = filepath.Base(exe)
 	}
-	if v := os.Getenv(envThreshold); v != "" {
+	if v := os.Getenv(envvar.OverflowThreshold); v != "" {
 		if f, err := strconv.ParseFloat(v, 64); err == nil && f > 0 && f <= 1 {
 			p.Threshold = f
 		}
@@ -67,7 +61,7 @@ func policy() claude.Policy {
 // the one superclaude gave it included — turns claude's own auto-continue
 // on, else superclaude.
 func limitContinue() string {
-	if os.Getenv(config.EnvLimitContinue) == "0" {
+	if os.Getenv(envvar.LimitContinue) == "0" {
 		return claude.LimitByNobody
 	}
 	cwd, _ := os.Getwd()
@@ -119,12 +113,12 @@ func statusLine(payload []byte) string {
 	} else {
 		info = bindTick(payload, tick)
 		info.Threshold = p.Threshold
-		if os.Getenv(config.EnvLimitContinue) == "0" {
+		if os.Getenv(envvar.LimitContinue) == "0" {
 			info.LimitContinue = claude.LimitByNobody
 		}
 	}
 	line := claude.Render(info, os.Getenv("NO_COLOR") == "")
-	if user := os.Getenv(envUserStatusLine); user != "" {
+	if user := os.Getenv(envvar.UserStatusLine); user != "" {
 		if out := runUserStatusLine(user, payload); out != "" {
 			first, rest, _ := strings.Cut(out, "\n")
 			line += " │ " + first
@@ -138,7 +132,7 @@ func statusLine(payload []byte) string {
 
 func bindTick(payload []byte, tick claude.StatusLine) claude.LineInfo {
 	sup, supErr := config.Supervisor()
-	if sock := os.Getenv(config.EnvSocket); supErr == nil && sock != "" {
+	if sock := os.Getenv(envvar.Socket); supErr == nil && sock != "" {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		resp, err := control.Call(ctx, sock, sup, control.Request{Op: control.OpStatusLine, Payload: payload})
 		cancel()
@@ -302,7 +296,7 @@ func logFile(sess *state.Session, flag string) (name, path string) {
 // the socket control.FindSocket finds for it in the runtime directories.
 func socketOf(owner proc.Identity) (string, error) {
 	if sup, err := config.Supervisor(); err == nil && sup == owner {
-		if sock := os.Getenv(config.EnvSocket); sock != "" {
+		if sock := os.Getenv(envvar.Socket); sock != "" {
 			return sock, nil
 		}
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/superclaude/superclaude/internal/cli"
 	"github.com/superclaude/superclaude/internal/config"
 	"github.com/superclaude/superclaude/internal/control"
+	"github.com/superclaude/superclaude/internal/envvar"
 	"github.com/superclaude/superclaude/internal/fleet"
 	"github.com/superclaude/superclaude/internal/remote"
 	"github.com/superclaude/superclaude/internal/termtext"
@@ -27,14 +28,12 @@ import (
 	"github.com/superclaude/superclaude/state"
 )
 
-const envTmuxSocket = "SUPERCLAUDE_TMUX_SOCKET"
-
 // tmuxFlag adds --tmux-socket. The server a fleet command talks to is the
 // flag's, else the fleet file's socket key, else $SUPERCLAUDE_TMUX_SOCKET,
 // else tmux's default: the file names its fleet's server, so a general
 // default in the environment does not send `+down FILE` to another one.
 func tmuxFlag(cmd *cobra.Command, socket *string) {
-	cmd.Flags().StringVar(socket, "tmux-socket", "", "the tmux server: a name (tmux -L) or, with a '/', a socket path (tmux -S); default: the fleet file's socket, else $"+envTmuxSocket+", else tmux's default server")
+	cmd.Flags().StringVar(socket, "tmux-socket", "", "the tmux server: a name (tmux -L) or, with a '/', a socket path (tmux -S); default: the fleet file's socket, else $"+envvar.TmuxSocket+", else tmux's default server")
 }
 
 func fleetServer(flag string, spec *fleet.Spec) tmux.Server {
@@ -44,7 +43,7 @@ func fleetServer(flag string, spec *fleet.Spec) tmux.Server {
 	case spec != nil && spec.Socket != "":
 		return tmux.ParseSocket(spec.Socket)
 	}
-	return tmux.ParseSocket(os.Getenv(envTmuxSocket))
+	return tmux.ParseSocket(os.Getenv(envvar.TmuxSocket))
 }
 
 func upCommand() *cobra.Command {
@@ -253,7 +252,7 @@ func paneIDCommand() *cobra.Command {
 // sessionsFlags adds --sessions and --fleet, which say which sessions
 // directory a view reads.
 func sessionsFlags(cmd *cobra.Command, dir, fleetFile *string) {
-	cmd.Flags().StringVar(dir, "sessions", "", "the sessions directory (default: $"+config.EnvSessionsDir+", else ./sessions when it exists, else your own)")
+	cmd.Flags().StringVar(dir, "sessions", "", "the sessions directory (default: $"+envvar.SessionsDir+", else ./sessions when it exists, else your own)")
 	cmd.Flags().StringVar(fleetFile, "fleet", "", "read the sessions directory of this fleet file")
 }
 

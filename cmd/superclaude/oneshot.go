@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/superclaude/superclaude/child"
-	"github.com/superclaude/superclaude/internal/config"
+	"github.com/superclaude/superclaude/internal/envvar"
 	"github.com/superclaude/superclaude/internal/handover"
 	"github.com/superclaude/superclaude/proc"
 	"github.com/superclaude/superclaude/supervise"
@@ -52,9 +52,9 @@ func oneShot(o runOptions, args []string) (code int, done bool) {
 	if plan.err != nil {
 		return cannotStart(plan.command, plan.err), true
 	}
-	os.Setenv(handover.EnvAgentFile, plan.path)
+	os.Setenv(envvar.AgentFile, plan.path)
 	if plan.handOver {
-		os.Setenv(handover.EnvAgentParent, handover.AgentParentValue(os.Getppid(), args)) // exec: our parent is the agent's
+		os.Setenv(envvar.AgentParent, envvar.AgentParentValue(os.Getppid(), args)) // exec: our parent is the agent's
 		err := syscall.Exec(plan.path, append([]string{plan.path}, args...), os.Environ())
 		return cannotStart(plan.command, &os.PathError{Op: "exec", Path: plan.path, Err: err}), true
 	}
@@ -130,8 +130,8 @@ func runChild(path string, args []string, sweep bool, grace time.Duration) int {
 			proc.BecomeSubreaper()
 		}
 		// The marker finds what leaves our tree (macOS, double forks).
-		env = slices.DeleteFunc(env, func(kv string) bool { return strings.HasPrefix(kv, config.EnvSupervisor+"=") })
-		env = append(env, config.EnvSupervisor+"="+self.String())
+		env = slices.DeleteFunc(env, func(kv string) bool { return strings.HasPrefix(kv, envvar.Supervisor+"=") })
+		env = append(env, envvar.Supervisor+"="+self.String())
 	}
 	// The terminal sends SIGINT and SIGQUIT to the agent as to us: we
 	// wait for it to decide. SIGTERM and SIGHUP sent to us alone are
@@ -144,8 +144,8 @@ func runChild(path string, args []string, sweep bool, grace time.Duration) int {
 	runtime.LockOSThread()
 	attr := &syscall.SysProcAttr{}
 	child.SetDeathSignal(attr, syscall.SIGHUP)
-	env = append(slices.DeleteFunc(env, func(kv string) bool { return strings.HasPrefix(kv, handover.EnvAgentParent+"=") }),
-		handover.EnvAgentParent+"="+handover.AgentParentValue(os.Getpid(), args)+handover.Adopts)
+	env = append(slices.DeleteFunc(env, func(kv string) bool { return strings.HasPrefix(kv, envvar.AgentParent+"=") }),
+		envvar.AgentParent+"="+envvar.AgentParentValue(os.Getpid(), args)+envvar.Adopts)
 	pid, err := syscall.ForkExec(path, append([]string{path}, args...), &syscall.ProcAttr{
 		Env: env, Files: []uintptr{0, 1, 2}, Sys: attr,
 	})
@@ -210,7 +210,7 @@ const sweepPasses = 5
 // nil: none), and logs what it found and who started the agent
 // (internal/handover "before main", or main).
 func sweepAfter(marker string, grace time.Duration, args []string, started string, keep func(pid int) bool) {
-	wd := watchdog.New(grace, config.EnvSupervisor, marker, nil)
+	wd := watchdog.New(grace, envvar.Supervisor, marker, nil)
 	var total watchdog.SweepResult
 	for pass := 0; pass < sweepPasses; pass++ {
 		res := wd.Sweep(context.Background(), keep)

@@ -14,8 +14,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/superclaude/superclaude/child"
+	"github.com/superclaude/superclaude/internal/envvar"
 	"github.com/superclaude/superclaude/internal/handover"
+	"github.com/superclaude/superclaude/internal/lookpath"
 	"github.com/superclaude/superclaude/proc"
 	"github.com/superclaude/superclaude/testkit/testbin"
 )
@@ -84,7 +85,7 @@ func TestVersionHandsTheProcessToTheAgent(t *testing.T) {
 // internal/handover before main, and main's own one-shot path, which takes
 // it when an option of superclaude's is set in the environment. Both must
 // behave alike. Each is the environment to add.
-var printPaths = map[string][]string{"handover": nil, "main": {envGrace + "=2s"}}
+var printPaths = map[string][]string{"handover": nil, "main": {envvar.Grace + "=2s"}}
 
 // printArgs is the print-mode run of the tests on printPaths.
 var printArgs = []string{"-p", "hi"}
@@ -279,26 +280,26 @@ func TestHandoverAgreesWithMain(t *testing.T) {
 	}{
 		{[]string{"--version"}, map[string]string{"PATH": bin}},
 		{[]string{"-v"}, map[string]string{"PATH": bin + ":/usr/bin"}},
-		{[]string{"--version"}, map[string]string{"PATH": "/usr/bin", envAgent: claude}},
-		{[]string{"--version"}, map[string]string{"PATH": "/usr/bin", envAgent: "true"}},
-		{[]string{"--version"}, map[string]string{"PATH": bin, envProfile: "claude"}},
-		{[]string{"--version"}, map[string]string{"PATH": bin, envProfile: "generic", envAgent: claude}},
+		{[]string{"--version"}, map[string]string{"PATH": "/usr/bin", envvar.Agent: claude}},
+		{[]string{"--version"}, map[string]string{"PATH": "/usr/bin", envvar.Agent: "true"}},
+		{[]string{"--version"}, map[string]string{"PATH": bin, envvar.Profile: "claude"}},
+		{[]string{"--version"}, map[string]string{"PATH": bin, envvar.Profile: "generic", envvar.Agent: claude}},
 		{[]string{"--version"}, map[string]string{"PATH": front + ":" + bin}},
 		{[]string{"--version"}, map[string]string{"PATH": front}},
-		{[]string{"--version"}, map[string]string{"PATH": bin, envAgent: filepath.Join(front, "claude")}},
-		{[]string{"--version"}, map[string]string{"PATH": bin, envGrace: "soon"}},
+		{[]string{"--version"}, map[string]string{"PATH": bin, envvar.Agent: filepath.Join(front, "claude")}},
+		{[]string{"--version"}, map[string]string{"PATH": bin, envvar.Grace: "soon"}},
 		{[]string{"--version"}, harmlessJunk(map[string]string{"PATH": bin})},
-		{[]string{"--version"}, map[string]string{"PATH": bin, envGrace: "5s"}},
+		{[]string{"--version"}, map[string]string{"PATH": bin, envvar.Grace: "5s"}},
 		{[]string{"--version"}, map[string]string{"PATH": "." + ":" + bin}},
 		{[]string{"--version"}, map[string]string{"PATH": "/nonexistent"}},
-		{[]string{"--version"}, map[string]string{"PATH": bin, envAgent: filepath.Join(dir, "missing")}},
+		{[]string{"--version"}, map[string]string{"PATH": bin, envvar.Agent: filepath.Join(dir, "missing")}},
 		{[]string{"--help"}, map[string]string{"PATH": bin}},
 		{[]string{"-p", "hi"}, map[string]string{"PATH": bin}},
 		{[]string{"--print", "hi", "--model", "x"}, map[string]string{"PATH": front + ":" + bin}},
 		{[]string{"-p", "--version"}, map[string]string{"PATH": bin}},
 		{[]string{"-p", "--help"}, map[string]string{"PATH": bin}},
 		{[]string{"-p", "hi", "--resume-policy", "never"}, map[string]string{"PATH": bin}},
-		{[]string{"-p", "hi"}, map[string]string{"PATH": bin, envGrace: "1s"}},
+		{[]string{"-p", "hi"}, map[string]string{"PATH": bin, envvar.Grace: "1s"}},
 		{[]string{"hi", "-p"}, map[string]string{"PATH": bin}},
 		{[]string{"mcp", "list"}, map[string]string{"PATH": front + ":" + bin}},
 		{[]string{"--model", "x", "--output-format", "json", "-p", "hi"}, map[string]string{"PATH": bin}},
@@ -326,7 +327,9 @@ func TestHandoverAgreesWithMain(t *testing.T) {
 			var path string
 			ok := kind != handover.None
 			if ok {
-				path, ok = handover.LookPath(command, os.Getenv("PATH"), self)
+				var err error
+				path, err = lookpath.Find(command, os.Getenv("PATH"), "", self)
+				ok = err == nil
 			}
 			if !ok {
 				return // main decides alone
@@ -353,7 +356,7 @@ func TestHandoverAgreesWithMain(t *testing.T) {
 // pass to env.
 func harmlessJunk(env map[string]string) map[string]string {
 	for _, k := range handover.Harmless() {
-		if k != envAgent && k != envProfile {
+		if k != envvar.Agent && k != envvar.Profile {
 			env[k] = "junk\x01 -1s ../"
 		}
 	}
@@ -587,23 +590,6 @@ func runOnPath(t *testing.T, cmd *exec.Cmd, path string) (code int, stderr strin
 		cmd.Process.Kill()
 		t.Fatalf("%s %q never ended", cmd.Args[0], cmd.Args[1:])
 		return 0, ""
-	}
-}
-
-// TestEnvAgentParentIsOneName: the session leader (child) sets the
-// variable internal/handover reads, and its value the same way; neither
-// can import the other.
-func TestEnvAgentParentIsOneName(t *testing.T) {
-	if child.EnvAgentParent != handover.EnvAgentParent {
-		t.Fatalf("child says %s, handover reads %s", child.EnvAgentParent, handover.EnvAgentParent)
-	}
-	if got := child.AdoptsSuffix(); got != handover.Adopts {
-		t.Fatalf("child marks a subreaper parent %q, handover reads %q", got, handover.Adopts)
-	}
-	for _, args := range [][]string{nil, {""}, {"-p", "hi"}, {"--model", "x", "é\x00", ""}} {
-		if c, h := child.AgentParentValue(4242, args), handover.AgentParentValue(4242, args); c != h {
-			t.Errorf("for %q child writes %s, handover expects %s", args, c, h)
-		}
 	}
 }
 

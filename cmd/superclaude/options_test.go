@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/superclaude/superclaude/internal/claudeargs"
+	"github.com/superclaude/superclaude/internal/envvar"
 )
 
 // Every option read from the environment refuses a bad value with an error
@@ -16,16 +17,16 @@ func TestBadOptionsInTheEnvironmentAreRefusedByName(t *testing.T) {
 		env, value string
 		ok         bool
 	}{
-		{envThreshold, "0.76", true},
-		{envThreshold, "1", true},
-		{envThreshold, "76", false},
-		{envThreshold, "0", false},
-		{envThreshold, "abc", false},
-		{envGrace, "2s", true},
-		{envGrace, "5", false},
-		{envMaxCrashes, "0", false},
-		{envLimit, "maybe", false},
-		{envDehydrate, "-1s", false},
+		{envvar.OverflowThreshold, "0.76", true},
+		{envvar.OverflowThreshold, "1", true},
+		{envvar.OverflowThreshold, "76", false},
+		{envvar.OverflowThreshold, "0", false},
+		{envvar.OverflowThreshold, "abc", false},
+		{envvar.Grace, "2s", true},
+		{envvar.Grace, "5", false},
+		{envvar.MaxCrashes, "0", false},
+		{envvar.LimitContinue, "maybe", false},
+		{envvar.DehydrateWait, "-1s", false},
 	} {
 		t.Run(tc.env+"="+tc.value, func(t *testing.T) {
 			t.Setenv(tc.env, tc.value)

@@ -17,6 +17,7 @@ import (
 	"github.com/superclaude/superclaude/internal/cli"
 	"github.com/superclaude/superclaude/internal/config"
 	"github.com/superclaude/superclaude/internal/control"
+	"github.com/superclaude/superclaude/internal/envvar"
 	"github.com/superclaude/superclaude/proc"
 	"github.com/superclaude/superclaude/state"
 	"github.com/superclaude/superclaude/supervise"
@@ -115,7 +116,7 @@ func activateTarget(s *state.Store, arg string) (*state.Store, string, error) {
 	// points; the sessions directory the user configured may be one.
 	if fi, err := os.Lstat(store.Root); err == nil && fi.Mode()&os.ModeSymlink != 0 {
 		return nil, "", fmt.Errorf("session directory %s: %s is a symbolic link, which superclaude does not follow (name it in $%s to use it)",
-			arg, store.Root, config.EnvSessionsDir)
+			arg, store.Root, envvar.SessionsDir)
 	}
 	return store, name, nil
 }

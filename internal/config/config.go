@@ -1,7 +1,7 @@
-// Package config owns how superclaude finds its surroundings: the
-// environment variables it sets for the agent and reads back in the
-// agent's children, the sessions directory, the log directory, and who the
-// calling supervisor and pane are.
+// Package config owns how superclaude finds its surroundings: the sessions
+// directory, the log directory, and who the calling supervisor and pane
+// are, from the environment superclaude set for the agent (its names are
+// internal/envvar's) and tmux.
 package config
 
 import (
@@ -12,37 +12,10 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"github.com/superclaude/superclaude/internal/envvar"
 	"github.com/superclaude/superclaude/internal/safefs"
 	"github.com/superclaude/superclaude/internal/tmux"
 	"github.com/superclaude/superclaude/proc"
-)
-
-// Environment variables. The supervisor sets the first four in the agent's
-// environment; Claude Code passes them on to its status line, hooks and
-// Bash tool.
-const (
-	// EnvSupervisorPID is the seeds' name for the supervisor's PID.
-	EnvSupervisorPID = "CLAUDE_SUPERVISOR_PID"
-	// EnvSupervisor is the supervisor's full identity (pid:start:boot),
-	// so that children can verify the PID before trusting it.
-	EnvSupervisor = "SUPERCLAUDE_SUPERVISOR"
-	// EnvSocket is the path of the supervisor's control socket.
-	EnvSocket = "SUPERCLAUDE_SOCKET"
-	// EnvSessionsDir is the sessions directory (default ./sessions).
-	EnvSessionsDir = "SUPERCLAUDE_SESSIONS_DIR"
-	// EnvPaneID overrides the pane identity. The supervisor sets it to the
-	// identity it found at start, so that hooks need not ask tmux.
-	EnvPaneID = "SUPERCLAUDE_PANE_ID"
-	// EnvStateDir overrides where logs go.
-	EnvStateDir = "SUPERCLAUDE_STATE_DIR"
-	// EnvWatchdogPID is the seeds' name for the process that restarts the
-	// agent on SIGUSR1 (`kill -USR1 $WATCHDOG_PID` in session.sh): the
-	// supervisor, which does.
-	EnvWatchdogPID = "WATCHDOG_PID"
-	// EnvLimitContinue is "0" when the supervisor does not go on by
-	// itself after a usage or rate limit resets; it sets it for the
-	// agent, so that the hooks and the status line say what is true.
-	EnvLimitContinue = "SUPERCLAUDE_LIMIT_CONTINUE"
 )
 
 // SessionsDir returns the sessions directory a supervisor keeps its
@@ -71,7 +44,7 @@ func SessionsDir() (string, error) {
 // restart prompt, a conversation to resume), so the user's own sessions
 // directory is used instead, and the caller says so.
 func SessionsDirWhy() (dir, why string, err error) {
-	if d := os.Getenv(EnvSessionsDir); d != "" {
+	if d := os.Getenv(envvar.SessionsDir); d != "" {
 		dir, err = filepath.Abs(d)
 		return dir, "", err
 	}
@@ -123,7 +96,7 @@ func FleetsDir() (string, error) {
 // StateDir returns where superclaude keeps logs: $SUPERCLAUDE_STATE_DIR,
 // else $XDG_STATE_HOME/superclaude, else ~/.local/state/superclaude.
 func StateDir() (string, error) {
-	if d := os.Getenv(EnvStateDir); d != "" {
+	if d := os.Getenv(envvar.StateDir); d != "" {
 		return filepath.Abs(d)
 	}
 	if d := os.Getenv("XDG_STATE_HOME"); d != "" {
@@ -139,7 +112,7 @@ func StateDir() (string, error) {
 // PaneID returns this process's pane identity: $SUPERCLAUDE_PANE_ID when
 // set, else what tmux says, else "".
 func PaneID(ctx context.Context) (string, error) {
-	if v, ok := os.LookupEnv(EnvPaneID); ok {
+	if v, ok := os.LookupEnv(envvar.PaneID); ok {
 		return v, nil
 	}
 	return tmux.PaneID(ctx)
@@ -152,24 +125,24 @@ var ErrNoSupervisor = errors.New("no supervisor in the environment")
 // environment: $SUPERCLAUDE_SUPERVISOR when set (checked against the live
 // process), else $CLAUDE_SUPERVISOR_PID (its current holder).
 func Supervisor() (proc.Identity, error) {
-	if v := os.Getenv(EnvSupervisor); v != "" {
+	if v := os.Getenv(envvar.Supervisor); v != "" {
 		id, err := proc.Parse(v)
 		if err != nil {
-			return proc.Identity{}, fmt.Errorf("$%s: %w", EnvSupervisor, err)
+			return proc.Identity{}, fmt.Errorf("$%s: %w", envvar.Supervisor, err)
 		}
 		if err := id.Verify(); err != nil {
-			return proc.Identity{}, fmt.Errorf("$%s names pid %d: %w", EnvSupervisor, id.PID, err)
+			return proc.Identity{}, fmt.Errorf("$%s names pid %d: %w", envvar.Supervisor, id.PID, err)
 		}
 		return id, nil
 	}
-	if v := os.Getenv(EnvSupervisorPID); v != "" {
+	if v := os.Getenv(envvar.SupervisorPID); v != "" {
 		pid, err := strconv.Atoi(v)
 		if err != nil || pid <= 0 {
-			return proc.Identity{}, fmt.Errorf("$%s=%q is not a pid", EnvSupervisorPID, v)
+			return proc.Identity{}, fmt.Errorf("$%s=%q is not a pid", envvar.SupervisorPID, v)
 		}
 		id, err := proc.Of(pid)
 		if err != nil {
-			return proc.Identity{}, fmt.Errorf("$%s names pid %d: %w", EnvSupervisorPID, pid, err)
+			return proc.Identity{}, fmt.Errorf("$%s names pid %d: %w", envvar.SupervisorPID, pid, err)
 		}
 		return id, nil
 	}

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/superclaude/superclaude/internal/envvar"
 )
 
 // Attack 8 of issue 21, the sessions root: another local user who owns a
@@ -14,8 +16,8 @@ import (
 func TestNeighbourOwnedProjectSessionsIsPassedOver(t *testing.T) {
 	project, state := t.TempDir(), t.TempDir()
 	t.Chdir(project)
-	t.Setenv(EnvSessionsDir, "")
-	t.Setenv(EnvStateDir, state)
+	t.Setenv(envvar.SessionsDir, "")
+	t.Setenv(envvar.StateDir, state)
 	if err := os.Mkdir("sessions", 0o755); err != nil {
 		t.Fatal(err)
 	}

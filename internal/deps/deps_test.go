@@ -15,6 +15,8 @@ const module = "github.com/superclaude/superclaude"
 // packages of a lower layer. A new package must be given its layer here,
 // which is the moment to decide where it belongs.
 var layer = map[string]int{
+	"internal/envvar":     0,
+	"internal/lookpath":   0,
 	"proc":                0,
 	"internal/guard":      0,
 	"internal/tmux":       0,

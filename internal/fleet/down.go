@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/superclaude/superclaude/internal/control"
+	"github.com/superclaude/superclaude/internal/envvar"
 	"github.com/superclaude/superclaude/internal/tmux"
 	"github.com/superclaude/superclaude/proc"
 )
@@ -109,7 +110,7 @@ func Down(ctx context.Context, name, file string, o Options) (DownReport, error)
 // Each identity (PID and start time) is fixed here, so that no signal
 // reaches a process that took a PID over later.
 func fleetProcesses(mark string) (map[int]proc.Identity, error) {
-	list, err := proc.FindByEnv(EnvFleet, mark)
+	list, err := proc.FindByEnv(envvar.Fleet, mark)
 	if err != nil {
 		return nil, err
 	}

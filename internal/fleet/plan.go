@@ -6,9 +6,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
-	"golang.org/x/sys/unix"
-
+	"github.com/superclaude/superclaude/internal/envvar"
+	"github.com/superclaude/superclaude/internal/lookpath"
 	"github.com/superclaude/superclaude/supervise"
 )
 
@@ -118,7 +119,7 @@ func (s *Spec) agentCommand(p Pane, dir string, lookup func(string) string) (str
 	cmd := firstNonEmpty(p.Command, s.Command)
 	given := cmd != ""
 	if !given {
-		cmd = lookup(envAgent)
+		cmd = lookup(envvar.Agent)
 	}
 	if cmd == "" {
 		if cmd = supervise.Profiles[s.agent(p)].Command; cmd == "" {
@@ -138,44 +139,25 @@ func (s *Spec) agentCommand(p Pane, dir string, lookup func(string) string) (str
 	return "", nil
 }
 
-// envAgent is the variable +run takes the agent's command from when it is
-// given none (cmd/superclaude's SUPERCLAUDE_AGENT).
-const envAgent = "SUPERCLAUDE_AGENT"
-
-// findExecutable finds cmd as exec would from dir with PATH path.
+// findExecutable finds cmd as exec would from dir with PATH path
+// (internal/lookpath), and says why not in a person's words.
 func findExecutable(cmd, path, dir string) (string, error) {
-	if strings.Contains(cmd, "/") {
-		p := cmd
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(dir, p)
-		}
-		return p, executable(p)
+	found, err := lookpath.Find(cmd, path, dir)
+	switch {
+	case err == nil, errors.Is(err, lookpath.ErrDot): // dir is the pane's, not ours
+		return found, nil
+	case errors.Is(err, lookpath.ErrNotFound):
+		return "", fmt.Errorf("not found on PATH (%s)", path)
 	}
-	for _, d := range filepath.SplitList(path) {
-		if d == "" {
-			d = "."
-		}
-		if !filepath.IsAbs(d) {
-			d = filepath.Join(dir, d)
-		}
-		p := filepath.Join(d, cmd)
-		if executable(p) == nil {
-			return p, nil
-		}
+	file := cmd
+	if !filepath.IsAbs(file) {
+		file = filepath.Join(dir, file)
 	}
-	return "", fmt.Errorf("not found on PATH (%s)", path)
-}
-
-func executable(path string) error {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return fmt.Errorf("%s does not exist", path)
+	switch {
+	case errors.Is(err, syscall.EISDIR):
+		return "", fmt.Errorf("%s is a directory", file)
+	case errors.Is(err, os.ErrPermission):
+		return "", fmt.Errorf("%s is not executable", file)
 	}
-	if fi.IsDir() {
-		return fmt.Errorf("%s is a directory", path)
-	}
-	if unix.Access(path, unix.X_OK) != nil {
-		return fmt.Errorf("%s is not executable", path)
-	}
-	return nil
+	return "", fmt.Errorf("%s does not exist", file)
 }

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/superclaude/superclaude/internal/envvar"
 )
 
 // TestAgentCommandFindsWhatThePaneWillRun: the executable a pane's
@@ -39,7 +41,7 @@ func TestAgentCommandFindsWhatThePaneWillRun(t *testing.T) {
 		s := &Spec{Command: c.fleetCmd}
 		p := Pane{Command: c.paneCmd, Agent: c.agent}
 		lookup := func(k string) string {
-			return map[string]string{"PATH": c.path, envAgent: c.env}[k]
+			return map[string]string{"PATH": c.path, envvar.Agent: c.env}[k]
 		}
 		got, err := s.agentCommand(p, dir, lookup)
 		switch {

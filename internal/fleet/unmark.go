@@ -3,8 +3,7 @@ package fleet
 import (
 	"strings"
 
-	"github.com/superclaude/superclaude/internal/config"
-	"github.com/superclaude/superclaude/internal/handover"
+	"github.com/superclaude/superclaude/internal/envvar"
 )
 
 // agentMarks are the variables by which a process belongs to an agent:
@@ -15,10 +14,10 @@ import (
 // it runs (CLAUDECODE=1 makes a claude refuse to start, taking itself for
 // one nested in another).
 var agentMarks = []string{
-	config.EnvSupervisor, config.EnvSupervisorPID, config.EnvWatchdogPID, config.EnvSocket,
-	config.EnvPaneID, config.EnvSessionsDir,
-	handover.EnvAgentFile, handover.EnvAgentParent, handover.EnvDepth,
-	"SUPERCLAUDE_USER_STATUSLINE", EnvFleet, EnvResume,
+	envvar.Supervisor, envvar.SupervisorPID, envvar.WatchdogPID, envvar.Socket,
+	envvar.PaneID, envvar.SessionsDir,
+	envvar.AgentFile, envvar.AgentParent, envvar.Depth,
+	envvar.UserStatusLine, envvar.Fleet, envvar.ResumePolicy,
 	"CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT", "CLAUDE_PID", "CLAUDE_CODE_SESSION_ID",
 	"CLAUDE_CODE_MESSAGING_SOCKET", "CLAUDE_PROJECT_DIR", "CLAUDE_ENV_FILE",
 }

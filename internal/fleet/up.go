@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/superclaude/superclaude/internal/config"
+	"github.com/superclaude/superclaude/internal/envvar"
 	"github.com/superclaude/superclaude/internal/safefs"
 	"github.com/superclaude/superclaude/internal/tmux"
 	"github.com/superclaude/superclaude/state"
@@ -39,19 +39,13 @@ type Options struct {
 	Remote *Remote
 }
 
-// A fleet's session carries a mark, and each of its supervisors the same
-// mark in its environment, so that Down acts only on what Up started.
-const (
-	// SessionOption is the tmux session option Up sets on the session it
-	// creates: the fleet file's absolute path.
-	SessionOption = "@superclaude_fleet"
-	// EnvFleet is the variable Up puts in every pane's supervisor's
-	// environment, with the same value.
-	EnvFleet = "SUPERCLAUDE_FLEET"
-	// EnvResume carries a fleet's resume policy (its resume key) to the
-	// pane's supervisor; a fleet pane resumes without asking by default.
-	EnvResume = "SUPERCLAUDE_RESUME_POLICY"
-)
+// SessionOption is the tmux session option Up sets on the session it
+// creates: the fleet file's absolute path. Each of the fleet's supervisors
+// carries the same mark in its environment (envvar.Fleet), so that Down
+// acts only on what Up started. Up also passes the fleet's resume policy
+// (its resume key) to each pane's supervisor in envvar.ResumePolicy: a
+// fleet pane resumes without asking by default.
+const SessionOption = "@superclaude_fleet"
 
 // PaneCommand is the command a pane runs: superclaude with the pane's
 // agent and arguments, as an argument vector that tmux executes directly,
@@ -84,11 +78,11 @@ func (s *Spec) PaneEnv(w Window, p Pane, extra []string) []string {
 	for k, v := range p.Env {
 		m[k] = v
 	}
-	m[config.EnvSessionsDir] = s.SessionsDir()
-	m[config.EnvPaneID] = s.PaneID(w, p)
-	m[EnvFleet] = s.File
+	m[envvar.SessionsDir] = s.SessionsDir()
+	m[envvar.PaneID] = s.PaneID(w, p)
+	m[envvar.Fleet] = s.File
 	if r := firstNonEmpty(p.Resume, s.Resume); r != "" {
-		m[EnvResume] = r
+		m[envvar.ResumePolicy] = r
 	}
 	keys := make([]string, 0, len(m))
 	for k := range m {

@@ -3,9 +3,11 @@ package handover
 import (
 	"errors"
 	"os"
+
+	"github.com/superclaude/superclaude/internal/envvar"
 )
 
-// EnvDepth counts the superclaudes, one inside the other, that started an
+// envvar.Depth counts the superclaudes, one inside the other, that started an
 // agent: each adds one for the agents it starts (tooDeep). A person's
 // nesting is a few deep (a skill's Bash running `superclaude -p` inside a
 // supervised claude); a claude found on PATH that leads back to
@@ -15,14 +17,13 @@ import (
 // with arguments of its own after the agent's, is caught here, before it
 // fills the machine with processes (a hostile tester's find: 18,000
 // processes in 25 seconds).
-const EnvDepth = "SUPERCLAUDE_DEPTH"
 
 // maxDepth is how deep superclaudes may nest.
 const maxDepth = 6
 
 // tooDeep reports whether this superclaude, about to run args, is nested
 // maxDepth deep, recording why for main (PassThroughFailed); otherwise it
-// counts itself in EnvDepth for every agent it starts. Superclaude's own
+// counts itself in envvar.Depth for every agent it starts. Superclaude's own
 // commands ('+') neither count nor are refused, but for the two that start
 // an agent here, +run and +resume (a script installed as claude that runs
 // `superclaude +run -- "$@"` nested for ever, a hostile tester found).
@@ -31,7 +32,7 @@ func tooDeep(args []string) bool {
 		return false
 	}
 	depth := 0
-	for _, c := range os.Getenv(EnvDepth) {
+	for _, c := range os.Getenv(envvar.Depth) {
 		if c < '0' || c > '9' {
 			depth = 0 // not ours: start counting
 			break
@@ -41,12 +42,12 @@ func tooDeep(args []string) bool {
 		}
 	}
 	if depth >= maxDepth {
-		passThroughErr = errors.New("superclaude is nested " + itoa(depth) + " deep in itself ($" + EnvDepth +
+		passThroughErr = errors.New("superclaude is nested " + itoa(depth) + " deep in itself ($" + envvar.Depth +
 			"): the agent it starts leads back to superclaude, a script or a wrapper that runs superclaude without exec, or with other arguments " +
-			"(installed as claude, or given as $SUPERCLAUDE_AGENT?). Install superclaude as a link named claude, " +
+			"(installed as claude, or given as $" + envvar.Agent + "?). Install superclaude as a link named claude, " +
 			"and have a wrapper exec the real claude by its path")
 		return true
 	}
-	os.Setenv(EnvDepth, itoa(depth+1))
+	os.Setenv(envvar.Depth, itoa(depth+1))
 	return false
 }

@@ -19,10 +19,10 @@
 //
 // Go initialises packages in a fixed order (the spec, since Go 1.21:
 // sorted by import path, each as soon as everything it imports is
-// initialised). This package imports only os, os/signal, path, syscall
-// and internal/claudeargs, which imports nothing, so its init runs right
-// after theirs and before most others; it execs or runs the agent from
-// there. Not all: a dependency whose path sorts before this module's and
+// initialised). This package imports only os, os/signal, path, syscall,
+// internal/claudeargs and internal/envvar, which import nothing, so its
+// init runs right after theirs and before most others; it execs or runs
+// the agent from there. Not all: a dependency whose path sorts before this module's and
 // that needs little is initialised first (charmbracelet/x/ansi/parser and
 // BurntSushi/toml/internal, about 0.13 ms together).
 // TestHandoverComesBeforeTheHeavyInitialisers in cmd/superclaude fails if
@@ -42,10 +42,11 @@ package handover
 
 import (
 	"os"
-	"path"
 	"syscall"
 
 	"github.com/superclaude/superclaude/internal/claudeargs"
+	"github.com/superclaude/superclaude/internal/envvar"
+	"github.com/superclaude/superclaude/internal/lookpath"
 )
 
 func init() {
@@ -58,17 +59,20 @@ func init() {
 	if kind == None {
 		return
 	}
-	file, ok := LookPath(command, os.Getenv("PATH"), self)
-	if !ok {
+	// Found as main would find it (internal/lookpath), passing over
+	// superclaude installed as claude; a file found through a relative
+	// PATH entry is main's to refuse and report.
+	file, err := lookpath.Find(command, os.Getenv("PATH"), "", self)
+	if err != nil {
 		return
 	}
-	env := setEnv(syscall.Environ(), EnvAgentFile, file)
+	env := setEnv(syscall.Environ(), envvar.AgentFile, file)
 	if kind == Child {
 		runPrint(file, args, env) // returns only when main has more to do
 		return
 	}
 	// On success this does not return; on failure main takes over.
-	syscall.Exec(file, append([]string{file}, args...), setEnv(env, EnvAgentParent, AgentParentValue(os.Getppid(), args)))
+	syscall.Exec(file, append([]string{file}, args...), setEnv(env, envvar.AgentParent, envvar.AgentParentValue(os.Getppid(), args)))
 }
 
 // Kind is what this package does with a run it takes.
@@ -84,9 +88,6 @@ const (
 	Child
 )
 
-// defaultCommand is the claude profile's command (supervise.Claude).
-const defaultCommand = "claude"
-
 // harmless are the SUPERCLAUDE_ variables a `--version` run may find set
 // without main deciding anything differently: the agent and profile (read
 // here), directories only a supervised run uses, and what a pane under
@@ -95,18 +96,18 @@ const defaultCommand = "claude"
 // variable added later — leaves the decision to main. Listing what is
 // allowed rather than what is not keeps a new option safe by default.
 var harmless = map[string]bool{
-	"SUPERCLAUDE_AGENT":        true,
-	"SUPERCLAUDE_PROFILE":      true,
-	"SUPERCLAUDE_STATE_DIR":    true,
-	"SUPERCLAUDE_SESSIONS_DIR": true,
-	"SUPERCLAUDE_SUPERVISOR":   true,
-	"SUPERCLAUDE_SOCKET":       true,
-	"SUPERCLAUDE_PANE_ID":      true,
-	"SUPERCLAUDE_FLEET":        true,
-	"SUPERCLAUDE_TMUX_SOCKET":  true,
-	EnvAgentFile:               true,
-	EnvDepth:                   true,
-	EnvAgentParent:             true,
+	envvar.Agent:       true,
+	envvar.Profile:     true,
+	envvar.StateDir:    true,
+	envvar.SessionsDir: true,
+	envvar.Supervisor:  true,
+	envvar.Socket:      true,
+	envvar.PaneID:      true,
+	envvar.Fleet:       true,
+	envvar.TmuxSocket:  true,
+	envvar.AgentFile:   true,
+	envvar.Depth:       true,
+	envvar.AgentParent: true,
 }
 
 // Harmless lists the variables of [harmless], for the test that checks main
@@ -147,7 +148,7 @@ func Decide(args []string, env []string) (command string, kind Kind) {
 	var agent string
 	var agentSeen bool
 	for _, kv := range env {
-		const prefix = "SUPERCLAUDE_"
+		const prefix = envvar.Prefix
 		if len(kv) < len(prefix) || kv[:len(prefix)] != prefix {
 			continue
 		}
@@ -160,7 +161,7 @@ func Decide(args []string, env []string) (command string, kind Kind) {
 		}
 		key, value := kv[:eq], kv[eq+1:]
 		switch {
-		case key == "SUPERCLAUDE_AGENT":
+		case key == envvar.Agent:
 			if !agentSeen { // the first one counts, as for os.Getenv
 				agent, agentSeen = value, true
 			}
@@ -168,12 +169,12 @@ func Decide(args []string, env []string) (command string, kind Kind) {
 			// Even empty: main reads some with os.LookupEnv
 			// (SUPERCLAUDE_PTY_LEADER), where empty is not unset.
 			return "", None
-		case key == "SUPERCLAUDE_PROFILE" && value != "" && value != defaultCommand:
+		case key == envvar.Profile && value != "" && value != envvar.DefaultAgent:
 			return "", None
 		}
 	}
 	if agent == "" {
-		return defaultCommand, kind
+		return envvar.DefaultAgent, kind
 	}
 	return agent, kind
 }
@@ -208,72 +209,4 @@ func hasOwnOption(args []string) bool {
 		}
 	}
 	return false
-}
-
-// LookPath finds command as os/exec's LookPath would, in the cases where
-// that is simple: a command with a slash is taken as it is; a bare name
-// is looked for in pathList's absolute entries. A relative or empty entry
-// ends the search (os/exec refuses what it finds there, ErrDot, and main
-// should say so), as does a command found nowhere. A file is taken when
-// it is not a directory and has an execute bit; when exec then refuses it
-// after all, main looks again and reports.
-//
-// The files in skip (this program's executable, files already started as
-// the agent; "" for none) are passed over, as main passes over its own:
-// superclaude installed as `claude` ahead of the real one must not exec
-// itself.
-func LookPath(command, pathList string, skip ...string) (string, bool) {
-	if command == "" {
-		return "", false
-	}
-	var skipStat []*syscall.Stat_t
-	skipped := func(st *syscall.Stat_t) bool {
-		if skipStat == nil {
-			skipStat = []*syscall.Stat_t{}
-			for _, f := range skip {
-				s := new(syscall.Stat_t)
-				if f != "" && syscall.Stat(f, s) == nil {
-					skipStat = append(skipStat, s)
-				}
-			}
-		}
-		for _, s := range skipStat {
-			if st.Dev == s.Dev && st.Ino == s.Ino {
-				return true
-			}
-		}
-		return false
-	}
-	for i := 0; i < len(command); i++ {
-		if command[i] == '/' {
-			st, ok := executable(command)
-			return command, ok && !skipped(st)
-		}
-	}
-	for start := 0; start <= len(pathList); {
-		end := start
-		for end < len(pathList) && pathList[end] != ':' {
-			end++
-		}
-		dir := pathList[start:end]
-		start = end + 1
-		if dir == "" || dir[0] != '/' {
-			return "", false
-		}
-		file := path.Join(dir, command)
-		if st, ok := executable(file); ok && !skipped(st) {
-			return file, true
-		}
-	}
-	return "", false
-}
-
-// executable stats path and reports whether it is a file (not a
-// directory) that has an execute bit, as os/exec checks.
-func executable(path string) (*syscall.Stat_t, bool) {
-	st := new(syscall.Stat_t)
-	if err := syscall.Stat(path, st); err != nil {
-		return nil, false
-	}
-	return st, st.Mode&syscall.S_IFMT != syscall.S_IFDIR && st.Mode&0o111 != 0
 }

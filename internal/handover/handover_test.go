@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/superclaude/superclaude/internal/envvar"
 )
 
 func TestDecide(t *testing.T) {
@@ -70,65 +72,6 @@ func TestDecide(t *testing.T) {
 			command, kind := Decide(tc.args, tc.env)
 			if kind != want || kind != None && command != tc.command {
 				t.Errorf("Decide(%q, %q) = %q, %v; want %q, %v", tc.args, tc.env, command, kind, tc.command, want)
-			}
-		})
-	}
-}
-
-func TestLookPath(t *testing.T) {
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "bin")
-	other := filepath.Join(dir, "other")
-	for _, d := range []string{bin, other, filepath.Join(other, "claude")} {
-		if err := os.MkdirAll(d, 0o700); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write := func(path string, mode os.FileMode) {
-		if err := os.WriteFile(path, []byte("#!/bin/sh\n"), mode); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write(filepath.Join(bin, "claude"), 0o700)
-	write(filepath.Join(bin, "plain"), 0o600)
-	write(filepath.Join(other, "plain"), 0o700)
-	// This program as superclaude, installed as claude in front of the
-	// real one.
-	self := filepath.Join(dir, "self")
-	write(self, 0o700)
-	front := filepath.Join(dir, "front")
-	if err := os.Mkdir(front, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(self, filepath.Join(front, "claude")); err != nil {
-		t.Fatal(err)
-	}
-	for _, tc := range []struct {
-		name, command, pathList, want string // want "" means not found
-	}{
-		{"superclaude installed as claude is passed over", "claude", front + ":" + bin, bin + "/claude"},
-		{"and only superclaude is not found", "claude", front, ""},
-		{"superclaude named by its path is refused", front + "/claude", "", ""},
-		{"found", "claude", bin, bin + "/claude"},
-		{"a directory of the name is passed over", "claude", other + ":" + bin, bin + "/claude"},
-		{"a file without an execute bit is passed over", "plain", bin + ":" + other, other + "/plain"},
-		{"the entry is cleaned as os/exec cleans it", "claude", bin + "/", bin + "/claude"},
-		{"not found", "nothing", bin, ""},
-		{"a relative entry ends the search", "claude", "rel:" + bin, ""},
-		{"an empty entry ends the search", "claude", ":" + bin, ""},
-		{"an empty PATH", "claude", "", ""},
-		{"a path is taken as it is", bin + "/claude", "", bin + "/claude"},
-		{"a path that is not executable", bin + "/plain", bin, ""},
-		{"a path that is a directory", other + "/claude", "", ""},
-		{"no command", "", bin, ""},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			got, ok := LookPath(tc.command, tc.pathList, self)
-			if !ok {
-				got = ""
-			}
-			if got != tc.want {
-				t.Errorf("LookPath(%q, %q) = %q, %v; want %q", tc.command, tc.pathList, got, ok, tc.want)
 			}
 		})
 	}
@@ -208,7 +151,7 @@ func TestSplitListAndSetEnv(t *testing.T) {
 	if got := splitList("a::b:"); len(got) != 2 || got[0] != "a" || got[1] != "b" {
 		t.Errorf("splitList = %q", got)
 	}
-	env := setEnv([]string{"A=1", "SUPERCLAUDE_AGENT_FILE=x", "SUPERCLAUDE_AGENT_FILES=y"}, EnvAgentFile, "z")
+	env := setEnv([]string{"A=1", "SUPERCLAUDE_AGENT_FILE=x", "SUPERCLAUDE_AGENT_FILES=y"}, envvar.AgentFile, "z")
 	if strings.Join(env, " ") != "A=1 SUPERCLAUDE_AGENT_FILES=y SUPERCLAUDE_AGENT_FILE=z" {
 		t.Errorf("setEnv = %q", env)
 	}
@@ -223,21 +166,21 @@ func TestStartedAsAgent(t *testing.T) {
 		ppid   int
 		want   bool
 	}{
-		{"the agent", p, AgentParentValue(42, p), 42, true},
-		{"no arguments", nil, AgentParentValue(42, nil), 42, true},
-		{"an empty argument", []string{""}, AgentParentValue(42, []string{""}), 42, true},
-		{"another process's child", p, AgentParentValue(42, p), 43, false},
+		{"the agent", p, envvar.AgentParentValue(42, p), 42, true},
+		{"no arguments", nil, envvar.AgentParentValue(42, nil), 42, true},
+		{"an empty argument", []string{""}, envvar.AgentParentValue(42, []string{""}), 42, true},
+		{"another process's child", p, envvar.AgentParentValue(42, p), 43, false},
 		{"no agent started", p, "", 42, false},
-		{"an orphan adopted, with its own arguments", []string{"-p", "orphan"}, AgentParentValue(42, p), 42, false},
-		{"arguments split otherwise", []string{"-p h", "i"}, AgentParentValue(42, p), 42, false},
-		{"a wrapper's own arguments before the agent's", []string{"--model", "opus", "-p", "hi"}, AgentParentValue(42, p), 42, true},
-		{"arguments after the agent's", []string{"-p", "hi", "--verbose"}, AgentParentValue(42, p), 42, false},
-		{"fewer than the agent's", []string{"hi"}, AgentParentValue(42, p), 42, false},
+		{"an orphan adopted, with its own arguments", []string{"-p", "orphan"}, envvar.AgentParentValue(42, p), 42, false},
+		{"arguments split otherwise", []string{"-p h", "i"}, envvar.AgentParentValue(42, p), 42, false},
+		{"a wrapper's own arguments before the agent's", []string{"--model", "opus", "-p", "hi"}, envvar.AgentParentValue(42, p), 42, true},
+		{"arguments after the agent's", []string{"-p", "hi", "--verbose"}, envvar.AgentParentValue(42, p), 42, false},
+		{"fewer than the agent's", []string{"hi"}, envvar.AgentParentValue(42, p), 42, false},
 		{"a count that does not parse", p, "42:x:0", 42, false},
-		{"a parent that adopts, not there to ask (beyond pid_max)", p, AgentParentValue(4194399, p) + Adopts, 4194399, true},
+		{"a parent that adopts, not there to ask (beyond pid_max)", p, envvar.AgentParentValue(4194399, p) + envvar.Adopts, 4194399, true},
 		{"the pid alone, as an older build wrote", p, "42", 42, false},
-		{"pid and hash, as an older build wrote", p, "42:" + AgentParentValue(42, p)[5:], 42, false},
-		{"superclaude's own command", []string{"+session", "list"}, AgentParentValue(42, []string{"+session", "list"}), 42, false},
+		{"pid and hash, as an older build wrote", p, "42:" + envvar.AgentParentValue(42, p)[5:], 42, false},
+		{"superclaude's own command", []string{"+session", "list"}, envvar.AgentParentValue(42, []string{"+session", "list"}), 42, false},
 	} {
 		if got := startedAsAgent(tc.args, tc.parent, tc.ppid); got != tc.want {
 			t.Errorf("%s: startedAsAgent(%q, %q, %d) = %v, want %v", tc.name, tc.args, tc.parent, tc.ppid, got, tc.want)

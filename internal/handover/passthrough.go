@@ -5,17 +5,20 @@ import (
 	"os"
 	"path"
 	"syscall"
+
+	"github.com/superclaude/superclaude/internal/envvar"
+	"github.com/superclaude/superclaude/internal/lookpath"
 )
 
-// EnvAgentFile lists, separated by colons, the files started as the agent
-// since a superclaude last supervised: every start of the agent sets it to
+// envvar.AgentFile lists, separated by colons, the files started as the
+// agent since a superclaude last supervised: every start of the agent sets it to
 // that one file (this package's hand-over, the one-shot paths, the
 // supervisor), and each copy of superclaude passed through (below) adds
 // the file it hands over to.
 //
-// It is how a copy of superclaude found as the agent steps aside. agentPath
-// (cmd/superclaude) passes over superclaude's own file when it looks up
-// claude on PATH, but a copy, or an older install beside a newer one, is a
+// It is how a copy of superclaude found as the agent steps aside. The
+// lookup of claude on PATH (internal/lookpath) passes over superclaude's
+// own file, but a copy, or an older install beside a newer one, is a
 // different file: found as claude, it used to look up claude again, find
 // the first copy, and so on. `--version` exec'd back and forth for ever at
 // full CPU; a supervised start stacked supervisors, hundreds a second, each
@@ -24,10 +27,10 @@ import (
 // execs the agent's command found again on PATH, passing over every file
 // already named and itself, arguments unchanged. Each hop names one more
 // file, so the chain ends.
-const EnvAgentFile = "SUPERCLAUDE_AGENT_FILE"
-
-// EnvAgentParent is the PID of the agent's parent and a hash of the
-// agent's arguments (AgentParentValue), set by every start of the agent:
+//
+// envvar.AgentParent is the PID of the agent's parent and a hash of the
+// agent's arguments (envvar.AgentParentValue), set by every start of the
+// agent:
 // the one-shot superclaude itself, the session leader of an interactive
 // one (child/leader.go), the supervisor without a pty, the parent of a
 // process handed over. A superclaude whose parent and arguments it names
@@ -36,7 +39,6 @@ const EnvAgentFile = "SUPERCLAUDE_AGENT_FILE"
 // claude is a different file, and used to start superclaude, which found
 // the script as claude again, for ever. Superclaude's own commands ('+')
 // are never the agent's.
-const EnvAgentParent = "SUPERCLAUDE_AGENT_PARENT"
 
 // passThroughErr is why a copy of superclaude started as the agent could
 // not hand over; see PassThroughFailed.
@@ -44,7 +46,7 @@ var passThroughErr error
 
 // PassThroughFailed returns why this process, a copy of superclaude that a
 // superclaude started as its agent, could not hand over to the real agent,
-// or why superclaude, nested EnvDepth deep in itself, must not start one;
+// or why superclaude, nested envvar.Depth deep in itself, must not start one;
 // nil when neither. Main must then report it and exit 127, never
 // supervise: that would stack supervisors.
 func PassThroughFailed() error { return passThroughErr }
@@ -53,18 +55,18 @@ func PassThroughFailed() error { return passThroughErr }
 // superclaude started as its agent. It returns false when that is not so;
 // true when it is and the hand-over failed (passThroughErr says why).
 func passThrough(args []string, self string) bool {
-	started := splitList(os.Getenv(EnvAgentFile))
+	started := splitList(os.Getenv(envvar.AgentFile))
 	if len(started) == 0 || self == "" {
 		return false
 	}
-	named := sameFile(self, started[len(started)-1])
-	if !named && !startedAsAgent(args, os.Getenv(EnvAgentParent), os.Getppid()) {
+	named := lookpath.SameFile(self, started[len(started)-1])
+	if !named && !startedAsAgent(args, os.Getenv(envvar.AgentParent), os.Getppid()) {
 		return false
 	}
 	next, err := NextAgent(started, os.Getenv("PATH"), self, os.Args[0])
 	if err == nil {
-		list := os.Getenv(EnvAgentFile) + ":" + next
-		err = syscall.Exec(next, append([]string{next}, args...), setEnv(syscall.Environ(), EnvAgentFile, list))
+		list := os.Getenv(envvar.AgentFile) + ":" + next
+		err = syscall.Exec(next, append([]string{next}, args...), setEnv(syscall.Environ(), envvar.AgentFile, list))
 		err = &os.PathError{Op: "exec", Path: next, Err: err}
 	}
 	passThroughErr = err
@@ -73,7 +75,7 @@ func passThrough(args []string, self string) bool {
 
 // startedAsAgent reports whether a superclaude with arguments args and
 // parent ppid is the process a superclaude started as its agent, whose
-// parent and arguments it recorded in parent (EnvAgentParent): the same
+// parent and arguments it recorded in parent (envvar.AgentParent): the same
 // parent, the agent's arguments at the end of ours, as a wrapper that
 // adds its own before "$@" passes them on, and, when the parent adopts
 // orphans, its eldest child (eldestChild).
@@ -91,20 +93,12 @@ func startedAsAgent(args []string, parent string, ppid int) bool {
 		n = n*10 + int(c-'0')
 	}
 	value, adopts := parent, false
-	if len(value) > len(Adopts) && value[len(value)-len(Adopts):] == Adopts {
-		value, adopts = value[:len(value)-len(Adopts)], true
+	if len(value) > len(envvar.Adopts) && value[len(value)-len(envvar.Adopts):] == envvar.Adopts {
+		value, adopts = value[:len(value)-len(envvar.Adopts)], true
 	}
-	return count != "" && pid == itoa(ppid) && n <= len(args) && value == AgentParentValue(ppid, args[len(args)-n:]) &&
+	return count != "" && pid == itoa(ppid) && n <= len(args) && value == envvar.AgentParentValue(ppid, args[len(args)-n:]) &&
 		(!adopts || eldestChild(ppid))
 }
-
-// Adopts ends EnvAgentParent's value when the agent's parent is a
-// subreaper (a one-shot superclaude, a supervisor without a pty): an
-// orphan it adopts has it as parent too, so the agent must also be its
-// eldest child. Another parent (the session leader, the parent of a
-// process handed over, which may be the person's shell with jobs of its
-// own) is not asked.
-const Adopts = ":adopts"
 
 // cut is strings.Cut for a byte (strings is not imported: see the package
 // comment).
@@ -117,38 +111,11 @@ func cut(s string, sep byte) (before, after string, found bool) {
 	return s, "", false
 }
 
-// AgentParentValue is EnvAgentParent's value for an agent started by
-// parent with args: "pid:count:hash", the count of the arguments and their
-// 64-bit FNV-1a hash in hex, each argument ended by a NUL. The arguments
-// matter: a one-shot superclaude and a supervisor without a pty are
-// subreapers, so what their agent leaves behind, orphaned, has them as
-// parent too; running superclaude for itself, it would be taken for the
-// agent (a hostile tester's find) but for its own arguments.
-func AgentParentValue(parent int, args []string) string {
-	h := uint64(14695981039346656037)
-	for _, a := range args {
-		for i := 0; i <= len(a); i++ {
-			c := byte(0)
-			if i < len(a) {
-				c = a[i]
-			}
-			h = (h ^ uint64(c)) * 1099511628211
-		}
-	}
-	const hex = "0123456789abcdef"
-	var b [16]byte
-	for i := 15; i >= 0; i-- {
-		b[i] = hex[h&15]
-		h >>= 4
-	}
-	return itoa(parent) + ":" + itoa(len(args)) + ":" + string(b[:])
-}
-
 // NextAgent finds the agent a superclaude started as the agent of another
 // hands over to: the name of the last file started (claude), or else the
 // name this one was started by (argv0: a wrapper script given as
 // $SUPERCLAUDE_AGENT that runs `claude …` finds superclaude installed as
-// claude), looked up on pathList with LookPath's rules, passing over every
+// claude), looked up on pathList (internal/lookpath), passing over every
 // file already started and self. An error says why there is none.
 func NextAgent(started []string, pathList, self, argv0 string) (string, error) {
 	last := started[len(started)-1]
@@ -157,7 +124,7 @@ func NextAgent(started []string, pathList, self, argv0 string) (string, error) {
 		names = append(names, b)
 	}
 	for _, name := range names {
-		if next, ok := LookPath(name, pathList, append(started, self)...); ok {
+		if next, err := lookpath.Find(name, pathList, "", append(started, self)...); err == nil {
 			return next, nil
 		}
 	}
@@ -191,10 +158,4 @@ func setEnv(env []string, key, value string) []string {
 		out = append(out, kv)
 	}
 	return append(out, key+"="+value)
-}
-
-// sameFile reports whether paths a and b are one file.
-func sameFile(a, b string) bool {
-	var sa, sb syscall.Stat_t
-	return syscall.Stat(a, &sa) == nil && syscall.Stat(b, &sb) == nil && sa.Dev == sb.Dev && sa.Ino == sb.Ino
 }

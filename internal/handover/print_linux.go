@@ -4,6 +4,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/superclaude/superclaude/internal/envvar"
 )
 
 // runPrint runs a print-mode agent (`claude -p …`) as superclaude's one-shot
@@ -29,7 +31,7 @@ func runPrint(file string, args, env []string) {
 	// Before the fork: a leftover orphaned from then on is reparented to
 	// us, not to init, where the sweep could not see it.
 	syscall.RawSyscall(syscall.SYS_PRCTL, prSetChildSubreaper, 1, 0)
-	env = setEnv(setEnv(env, envSupervisor, marker), EnvAgentParent, AgentParentValue(os.Getpid(), args)+Adopts)
+	env = setEnv(setEnv(env, envvar.Supervisor, marker), envvar.AgentParent, envvar.AgentParentValue(os.Getpid(), args)+envvar.Adopts)
 	// The agent's parent-death signal follows the thread that forks it
 	// (golang/go#27505); package initialisers run on the main thread,
 	// locked to it, and that thread lives until we exit.

@@ -6,10 +6,6 @@ import (
 	"syscall"
 )
 
-// envSupervisor is config.EnvSupervisor: the marker a one-shot agent
-// carries, by which the sweep finds what it left.
-const envSupervisor = "SUPERCLAUDE_SUPERVISOR"
-
 // Run is a print-mode run this package ran before main and left for main
 // to finish: the agent has exited, and something it started may still run.
 type Run struct {

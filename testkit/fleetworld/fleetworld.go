@@ -14,7 +14,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/superclaude/superclaude/internal/fleet"
+	"github.com/superclaude/superclaude/internal/envvar"
 	"github.com/superclaude/superclaude/proc"
 	"github.com/superclaude/superclaude/testkit/fakeagent"
 	"github.com/superclaude/superclaude/testkit/testbin"
@@ -65,7 +65,7 @@ func New(t *testing.T, o Options) *World {
 		for _, name := range o.Servers {
 			w.TmuxCmd("-L", name, "kill-server").Run()
 		}
-		for _, mark := range [][2]string{{fakeagent.EnvLog, w.Log}, {fleet.EnvFleet, w.File}} {
+		for _, mark := range [][2]string{{fakeagent.EnvLog, w.Log}, {envvar.Fleet, w.File}} {
 			left, _ := proc.FindByEnv(mark[0], mark[1])
 			for _, p := range left {
 				proc.Signal(p.Identity, syscall.SIGKILL)

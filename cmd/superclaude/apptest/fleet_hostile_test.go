@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/superclaude/superclaude/internal/config"
-	"github.com/superclaude/superclaude/internal/fleet"
+	"github.com/superclaude/superclaude/internal/envvar"
 	"github.com/superclaude/superclaude/proc"
 	"github.com/superclaude/superclaude/testkit/fakeagent"
 	"github.com/superclaude/superclaude/watchdog"
@@ -46,7 +46,7 @@ func TestUpFromInsideASupervisedClaudeBelongsToNoAgent(t *testing.T) {
 	w.writeFleet(`socket = "scfleet"` + "\n" + window("main") + pane("A") + pane("B"))
 	inside := []string{config.EnvSupervisor + "=" + outer.String(), config.EnvSupervisorPID + "=" + fmt.Sprint(outer.PID),
 		config.EnvSocket + "=/nonexistent/1.sock", "CLAUDECODE=1", "CLAUDE_CODE_ENTRYPOINT=cli",
-		"SUPERCLAUDE_DEPTH=1", fleet.EnvFleet + "=/some/other/fleet.toml"}
+		"SUPERCLAUDE_DEPTH=1", envvar.Fleet + "=/some/other/fleet.toml"}
 	cmd := exec.Command(w.Bin, "+up", w.File)
 	cmd.Dir, cmd.Env = w.Dir, append(append([]string{}, w.Env...), inside...)
 	if out, err := cmd.CombinedOutput(); err != nil {
@@ -57,7 +57,7 @@ func TestUpFromInsideASupervisedClaudeBelongsToNoAgent(t *testing.T) {
 	if len(marked) != 0 {
 		t.Fatalf("%d processes of the fleet carry the outer supervisor's mark: %+v", len(marked), marked)
 	}
-	for _, k := range []string{"CLAUDECODE", fleet.EnvFleet + "=/some/other"} {
+	for _, k := range []string{"CLAUDECODE", envvar.Fleet + "=/some/other"} {
 		for _, r := range w.starts() {
 			for ek, ev := range r.Env {
 				if strings.HasPrefix(ek+"="+ev, k) {
@@ -124,7 +124,7 @@ esac
 	}
 	w.waitFor("no process of the fleet left", func() bool {
 		a, _ := proc.FindByEnv(fakeagent.EnvLog, w.Log)
-		s, _ := proc.FindByEnv(fleet.EnvFleet, w.File)
+		s, _ := proc.FindByEnv(envvar.Fleet, w.File)
 		return len(a)+len(s) == 0
 	})
 }

@@ -10,7 +10,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/superclaude/superclaude/internal/fleet"
+	"github.com/superclaude/superclaude/internal/envvar"
 	"github.com/superclaude/superclaude/proc"
 	"github.com/superclaude/superclaude/testkit/fakeagent"
 )
@@ -126,7 +126,7 @@ func TestUpFailsAsAWholeRemovingWhatItCreated(t *testing.T) {
 	}
 	w.waitFor("no process of the fleet left", func() bool {
 		a, _ := proc.FindByEnv(fakeagent.EnvLog, w.Log)
-		s, _ := proc.FindByEnv(fleet.EnvFleet, w.File)
+		s, _ := proc.FindByEnv(envvar.Fleet, w.File)
 		return len(a)+len(s) == 0
 	})
 }
