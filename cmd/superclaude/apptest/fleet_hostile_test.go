@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/superclaude/superclaude/internal/config"
 	"github.com/superclaude/superclaude/internal/envvar"
 	"github.com/superclaude/superclaude/proc"
 	"github.com/superclaude/superclaude/testkit/fakeagent"
@@ -44,8 +43,8 @@ func TestUpFromInsideASupervisedClaudeBelongsToNoAgent(t *testing.T) {
 	w := newWorld(t)
 	outer := deadIdentity(t)
 	w.writeFleet(`socket = "scfleet"` + "\n" + window("main") + pane("A") + pane("B"))
-	inside := []string{config.EnvSupervisor + "=" + outer.String(), config.EnvSupervisorPID + "=" + fmt.Sprint(outer.PID),
-		config.EnvSocket + "=/nonexistent/1.sock", "CLAUDECODE=1", "CLAUDE_CODE_ENTRYPOINT=cli",
+	inside := []string{envvar.Supervisor + "=" + outer.String(), envvar.SupervisorPID + "=" + fmt.Sprint(outer.PID),
+		envvar.Socket + "=/nonexistent/1.sock", "CLAUDECODE=1", "CLAUDE_CODE_ENTRYPOINT=cli",
 		"SUPERCLAUDE_DEPTH=1", envvar.Fleet + "=/some/other/fleet.toml"}
 	cmd := exec.Command(w.Bin, "+up", w.File)
 	cmd.Dir, cmd.Env = w.Dir, append(append([]string{}, w.Env...), inside...)
@@ -53,7 +52,7 @@ func TestUpFromInsideASupervisedClaudeBelongsToNoAgent(t *testing.T) {
 		t.Fatalf("+up from inside claude: %v\n%s", err, out)
 	}
 	w.waitBound(2)
-	marked, _ := proc.FindByEnv(config.EnvSupervisor, outer.String())
+	marked, _ := proc.FindByEnv(envvar.Supervisor, outer.String())
 	if len(marked) != 0 {
 		t.Fatalf("%d processes of the fleet carry the outer supervisor's mark: %+v", len(marked), marked)
 	}
