@@ -55,7 +55,7 @@ func overflowRestart(t *testing.T, w *world, typeLine func(string), sup proc.Ide
 	typeLine("run: echo step two")
 	blocked, ok := w.api.WaitAfter(mark, wait, func(r *fakeapi.Request) bool {
 		tr, ok := r.LastToolResult()
-		return ok && tr.IsError && strings.Contains(tr.Text, "CONTEXT OVERFLOW")
+		return ok && tr.IsError && strings.Contains(tr.Text, "Context window full")
 	})
 	if !ok {
 		t.Fatal("the tool call past the threshold was not blocked")

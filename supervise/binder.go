@@ -89,7 +89,7 @@ func (b *binder) handle(ctx context.Context, req control.Request, peer control.P
 		}
 		resp.Data, _ = json.Marshal(st)
 	case control.OpRestart:
-		ans, err := s.restartSession(restartRequest{Which: req.Session, Transcript: req.Transcript, Now: req.Now,
+		ans, err := s.restartSession(restartRequest{Which: req.Session, Transcript: req.Transcript, Now: req.Now, Resume: req.Resume,
 			Reason: orDefault(req.Reason, "restart requested over the control socket")})
 		if err != nil {
 			return fail("%v", err)
@@ -126,6 +126,10 @@ type restartRequest struct {
 	// Now skips the wait for the agent to finish its turn: the agent asked
 	// for the restart itself, or cannot go on, or the user said --now.
 	Now bool
+	// Resume restarts the agent in its conversation (`claude --resume`),
+	// unless the context had filled up, instead of a fresh start with the
+	// continuation prompt: nothing is saved or written, as for SIGUSR1.
+	Resume bool
 }
 
 // restartSession performs an overflow restart of a session this supervisor
@@ -164,6 +168,18 @@ func (s *Supervisor) restartSession(req restartRequest) (RestartAnswer, error) {
 	}
 	if s.currentAgent() == nil {
 		return RestartAnswer{}, errors.New("no agent is running")
+	}
+	if req.Resume {
+		waiting := !req.Now && s.cfg.Policy.TurnWait > 0 && mustWait(s.agentStatus())
+		if req.Now {
+			s.event("restart", req.Reason, map[string]any{"now": true, "resume": true})
+			if !s.RequestRestart(req.Reason) {
+				return RestartAnswer{}, errors.New("no agent is running")
+			}
+		} else {
+			s.restartAfterTurn(req.Reason)
+		}
+		return RestartAnswer{Session: sess.Name, Dir: sess.Dir, Waiting: waiting}, nil
 	}
 	if !req.Now && s.cfg.Policy.TurnWait > 0 && mustWait(s.agentStatus()) {
 		guard.Go(func() {

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/superclaude/superclaude/internal/claude"
 	"github.com/superclaude/superclaude/internal/control"
@@ -147,4 +149,72 @@ func BenchmarkBinderIdenticalTicks(b *testing.B) {
 	b.ReportMetric(float64(writes)/float64(b.N), "writes/300ticks")
 	b.ReportMetric(float64(syncs)/float64(b.N), "fsyncs/300ticks")
 	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*300), "µs/tick")
+}
+
+// Issue 19: the dashboard's restart threw the conversation away; the
+// person expected a resume. A restart asked for with Resume resumes the
+// agent's conversation; without it, the agent starts fresh with the
+// continuation prompt.
+func TestARestartCanResumeOrStartFresh(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		resume bool
+		want   string
+	}{
+		{"resume", true, "--resume conv-1"},
+		{"fresh", false, "/superclaude:session continue"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rt, err := os.MkdirTemp("", "sc-rs-")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer os.RemoveAll(rt)
+			dir := t.TempDir()
+			store, err := state.OpenIn(filepath.Join(dir, "sessions"), filepath.Join(dir, "index"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			log, agent := filepath.Join(dir, "starts"), filepath.Join(dir, "agent")
+			os.WriteFile(agent, []byte("#!/bin/sh\necho \"start $*\" >> \"$LOG\"\nexec sleep 30\n"), 0o700)
+			s, err := newSupervisor(Config{Profile: Claude, Command: agent,
+				Env: append(os.Environ(), "LOG="+log), Store: store, Dir: dir,
+				Socket: filepath.Join(rt, "s.sock"), Grace: time.Second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan Result, 1)
+			go func() { done <- s.run(ctx) }()
+			defer func() { cancel(); <-done }()
+			starts := func() []string {
+				b, _ := os.ReadFile(log)
+				return strings.Split(strings.TrimSpace(string(b)), "\n")
+			}
+			waitUntil(t, "the first start and its session", func() bool { return s.Mine() != nil && len(starts()) == 1 && starts()[0] != "" })
+			sess := s.Mine()
+			if _, err := store.Update(sess.Name, "test", func(st *state.State) error { st.SessionID = "conv-1"; return nil }); err != nil {
+				t.Fatal(err)
+			}
+			resp := (&binder{s: s}).handle(ctx, control.Request{Op: control.OpRestart, Reason: "from a test", Resume: tc.resume, Now: true}, control.Peer{})
+			if !resp.OK {
+				t.Fatalf("restart: %+v", resp)
+			}
+			waitUntil(t, "a second start", func() bool { return len(starts()) == 2 })
+			if got := starts()[1]; !strings.Contains(got, tc.want) {
+				t.Errorf("the second start ran with %q, want %q in it", got, tc.want)
+			}
+		})
+	}
+}
+
+func waitUntil(t *testing.T, what string, ok func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for !ok() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/superclaude/superclaude/internal/control"
 	"github.com/superclaude/superclaude/internal/tmux"
 	"github.com/superclaude/superclaude/state"
 )
@@ -72,9 +73,19 @@ func (s *Supervisor) startPlan() Plan {
 			s.log.Warn("the pane's session is halted; starting a new one", "session", found.Name, "halted", found.State.Halted)
 		case err == nil && state.OwnerAlive(found.State) && !state.OwnedBy(found.State, s.self):
 			// Another live supervisor runs this pane's session (superclaude
-			// inside superclaude): leave it and its pane alone.
-			s.log.Warn("the pane's session belongs to a live supervisor; running without the pane", "session", found.Name, "owner", found.State.PID)
+			// inside superclaude), or a shell holds it, where a person
+			// typed `+session activate`: leave it and its pane alone.
+			s.log.Warn("the pane's session belongs to a live owner; running without the pane", "session", found.Name, "owner", found.State.PID)
 			pane = ""
+			if _, serr := control.FindSocket(found.State.PID); serr != nil {
+				// A shell: nothing else would tell the person why this
+				// claude does not carry on the pane's work.
+				fresh.Reason = fmt.Sprintf("first start, in a session of its own: the pane's session %s is held by pid %d, "+
+					"a shell where it was activated by hand, until that shell exits", found.Name, found.State.PID)
+				s.notice = fmt.Sprintf("superclaude: this pane's session %s is held by pid %d, a shell where it was activated by hand "+
+					"(+session activate); claude starts in a session of its own. The pane's session is let go when that shell exits.",
+					found.Name, found.State.PID)
+			}
 		case err == nil:
 			plan := StartPlan(found.State, false)
 			if s.inv.ChoseConversation {

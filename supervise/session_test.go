@@ -3,12 +3,16 @@ package supervise
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/superclaude/superclaude/child"
+	"github.com/superclaude/superclaude/proc"
 	"github.com/superclaude/superclaude/state"
 )
 
@@ -166,5 +170,56 @@ func TestARunThatBeganNothingLeavesNoSession(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// Issue 19: a session activated by hand in a shell holds its pane until
+// the shell exits; a superclaude started there ran in a session of its own
+// and nothing said why. The start now says so, in +why and on the
+// terminal before the agent starts.
+func TestAPaneHeldByAShellIsSaidSo(t *testing.T) {
+	rt, err := os.MkdirTemp("", "sc-held-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(rt)
+	dir := t.TempDir()
+	store, err := state.OpenIn(filepath.Join(dir, "sessions"), filepath.Join(dir, "index"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	shell := exec.Command("sleep", "30") // stands for the shell: alive, no control socket
+	if err := shell.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { shell.Process.Kill(); shell.Wait() }()
+	owner, err := proc.Of(shell.Process.Pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.Activate("handmade", "", state.Caller{Owner: owner, Pane: "work:main:A"}); err != nil {
+		t.Fatal(err)
+	}
+	s, err := newSupervisor(Config{Profile: Profiles["generic"], Command: "/bin/true", Store: store, Pane: "work:main:A",
+		Dir: dir, Socket: filepath.Join(rt, "s.sock"), Grace: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.run(context.Background())
+	if !strings.Contains(s.notice, "this pane's session handmade is held by pid "+strconv.Itoa(owner.PID)+", a shell") {
+		t.Errorf("the notice for the person: %q", s.notice)
+	}
+	evs, _ := store.Events("")
+	said := false
+	for _, ev := range evs {
+		if ev.Kind == "agent-start" && strings.Contains(ev.Reason, "the pane's session handmade is held by pid") {
+			said = true
+		}
+	}
+	if !said {
+		t.Errorf("+why does not say why: %+v", evs)
+	}
+	if st, _ := store.Load("handmade"); !state.OwnedBy(st, owner) {
+		t.Errorf("the shell's session was taken: %+v", st)
 	}
 }

@@ -145,6 +145,9 @@ type Supervisor struct {
 	// autoMade names that session once this run has made it, for
 	// dropEmpty.
 	autoMade string
+	// notice is a line for the person, said before the first agent
+	// starts (startPlan's).
+	notice string
 
 	mu      sync.Mutex
 	current *child.Agent
@@ -284,6 +287,11 @@ func (s *Supervisor) run(ctx context.Context) Result {
 	}
 
 	if t := s.cfg.Terminal; t != nil {
+		if s.notice != "" {
+			// Before the agent owns the terminal: the only time a line
+			// of ours can be read above its screen.
+			t.Out().Write([]byte(s.notice + "\n"))
+		}
 		if err := t.MakeRaw(); err != nil {
 			ln.Close()
 			return Result{ExitCode: 1, Reason: err.Error(), Message: "superclaude: terminal: " + err.Error()}

@@ -76,7 +76,7 @@ func TestClaudeFacingCommandsAsAProgram(t *testing.T) {
 			Reason   string `json:"permissionDecisionReason"`
 		} `json:"hookSpecificOutput"`
 	}
-	if code != 0 || json.Unmarshal([]byte(out), &answer) != nil || answer.H.Decision != "deny" || !strings.Contains(answer.H.Reason, "CONTEXT OVERFLOW") {
+	if code != 0 || json.Unmarshal([]byte(out), &answer) != nil || answer.H.Decision != "deny" || !strings.Contains(answer.H.Reason, "Context window full") {
 		t.Fatalf("overflow hook: %d %q", code, out)
 	}
 	show, _, _ = r.run("", "+session", "show", "--json")

@@ -168,7 +168,7 @@ func TestAttackOversizedPreToolUsePayloadSkipsNoGuard(t *testing.T) {
 	// Overflowed: denied.
 	runFor(t, 30*time.Second, dir, base, "", "+session", "update", "overflowed=true")
 	out, _, code = runFor(t, 60*time.Second, dir, base, huge, "+hook", "pre-tool-use")
-	if d, reason := decision(t, out); code != 0 || d != "deny" || !strings.Contains(reason, "CONTEXT OVERFLOW") {
+	if d, reason := decision(t, out); code != 0 || d != "deny" || !strings.Contains(reason, "Context window full") {
 		t.Fatalf("overflowed, huge call: exit %d, %s %q", code, d, reason)
 	}
 }

@@ -138,7 +138,8 @@ claude subcommand, option or prompt:
   superclaude +history             the conversations this pane had
   superclaude +session restart     restart the agent with a fresh context
   superclaude +up fleet.toml       a tmux fleet, one superclaude per pane
-  superclaude +help COMMAND        more on a command`,
+  superclaude +help COMMAND        more on a command
+  superclaude +help codes          what every mark on screen means (!, RST, …)`,
 		SilenceUsage:      true,
 		SilenceErrors:     true,
 		CompletionOptions: cobra.CompletionOptions{DisableDefaultCmd: true},
@@ -148,9 +149,12 @@ claude subcommand, option or prompt:
 		historyCommand(), resumeCommand(), dashboardCommand())
 	root.AddCommand(completionCommand(root))
 	help := &cobra.Command{
-		Use:   "+help [command]",
-		Short: "help about any command",
+		Use:   "+help [command | codes]",
+		Short: "help about any command; +help codes: what every mark on screen means",
 		RunE: func(c *cobra.Command, args []string) error {
+			if len(args) == 1 && args[0] == "codes" {
+				return cli.WriteCodes(c.OutOrStdout(), "")
+			}
 			if len(args) > 0 && !strings.HasPrefix(args[0], cli.Prefix) {
 				// +help status means +help +status.
 				args = append([]string{cli.Prefix + args[0]}, args[1:]...)

@@ -215,8 +215,9 @@ named by $CLAUDE_SUPERVISOR_PID, unless --session names one.`,
 				// makes the shell the owner, which +status shows as
 				// running. Say what that means; a skill's Bash has no
 				// terminal and is not told.
-				fmt.Fprintf(os.Stderr, "superclaude: no supervisor here: the session is owned by pid %d (this shell); "+
-					"restarts and the overflow guard need claude started as superclaude\n", owner.PID)
+				fmt.Fprintf(os.Stderr, "superclaude: no supervisor here: this shell (pid %d) now holds session %s until it exits. "+
+					"Nothing restarts an agent in it, and a superclaude started in this pane meanwhile starts a session of its own; "+
+					"restarts and the overflow guard need claude started as superclaude (then the agent activates the session)\n", owner.PID, name)
 			}
 			return print(c.OutOrStdout(), &state.Session{Name: name, Dir: filepath.Join(store.Root, name), State: st})
 		},

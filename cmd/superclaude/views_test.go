@@ -211,8 +211,8 @@ func TestActivateInAPlainShellSaysThereIsNoSupervisor(t *testing.T) {
 	// +status shows the shell as the owner, alive, and that it is no
 	// supervisor (nothing can restart it).
 	out, errOut, code := r.run("", "+status", "--here")
-	if code != 0 || !regexp.MustCompile(`demo\s.*running \(pid \d+, no supervisor\)`).MatchString(out) {
-		t.Errorf("+status: %d %q %q; want demo running with no supervisor", code, out, errOut)
+	if code != 0 || !regexp.MustCompile(`demo\s.*held by a shell \(pid \d+\)`).MatchString(out) {
+		t.Errorf("+status: %d %q %q; want demo held by a shell", code, out, errOut)
 	}
 	out, _, _ = r.run("", "+status", "--here", "--json")
 	if !strings.Contains(out, `"noSupervisor":true`) {

@@ -226,10 +226,15 @@ func gateMessage(sess *state.State) string {
 		"and skills are blocked until a skill activates a session."
 }
 
+// overflowMessage is the reason a tool is refused past the threshold.
+// Claude Code shows it after its own "PreToolUse:Bash hook error: …", so
+// it opens with what is going on and what to do, in the words of advice:
+// the person reading the screen sees a planned step, not a crash.
 func overflowMessage(usage, threshold float64) string {
-	return fmt.Sprintf("CONTEXT OVERFLOW: the context window is %d%% full (limit %d%%). Run %s dehydrate restart now: "+
-		"it saves your working context to DEHYDRATED_CONTEXT.md and restarts you with a fresh context that "+
-		"continues where you are. Every other tool is blocked until then.",
+	return fmt.Sprintf("Context window full (%d%% used; superclaude restarts at %d%%). This is no error: time to save "+
+		"your work and go on in a fresh context. Run %s dehydrate restart now: it saves your working context to "+
+		"DEHYDRATED_CONTEXT.md and restarts you with a fresh context that carries on where you are. "+
+		"Other tools wait until then.",
 		int(math.Round(usage*100)), int(math.Round(threshold*100)), SessionCommand)
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -88,4 +89,21 @@ func compact(t *testing.T, b []byte) []byte {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
+}
+
+// Regression, issue 19: the overflow block read "PreToolUse:Bash hook
+// error: CONTEXT OVERFLOW", like a crash. Claude Code's prefix is its own;
+// the reason after it now reads as advice: what is going on, that it is
+// planned, and the one command to run.
+func TestTheOverflowBlockReadsAsAdvice(t *testing.T) {
+	msg := overflowMessage(0.81, 0.76)
+	for _, want := range []string{"Context window full (81% used; superclaude restarts at 76%)", "This is no error",
+		SessionCommand + " dehydrate restart now"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("the block does not say %q: %s", want, msg)
+		}
+	}
+	if strings.Contains(msg, "OVERFLOW") || strings.Contains(msg, "blocked") {
+		t.Errorf("the block shouts or blocks: %s", msg)
+	}
 }

@@ -125,7 +125,7 @@ func Render(in LineInfo, color bool) string {
 	case in.KillRequested:
 		parts = append(parts, paint(red, "restarting"))
 	case in.Lifecycle == "dehydrating":
-		parts = append(parts, paint(yellow, "dehydrating"))
+		parts = append(parts, paint(yellow, "saving context"))
 	case in.Restarted:
 		parts = append(parts, paint(dim, "fresh context after a restart"))
 	case in.Overflowed:

@@ -166,30 +166,39 @@ func WriteJSONArray[T any](w io.Writer, items []T) error {
 	return bw.Flush()
 }
 
-// WriteTable writes sessions as an aligned table. now renders heartbeats
-// as ages.
-// displayNames is the SESSION column: each session's name, or, where two
-// sessions of different sessions directories share a name (a "demo" in
-// two projects), its directory, with home written ~, so that the rows can
-// be told apart and the right one named to a command.
+// displayNames is the SESSION column of views (DisplayNames).
 func displayNames(views []SessionView, home string) []string {
-	count := map[string]int{}
-	for _, v := range views {
-		count[v.Name]++
-	}
-	out := make([]string, len(views))
+	names, dirs := make([]string, len(views)), make([]string, len(views))
 	for i, v := range views {
-		out[i] = v.Name
-		if count[v.Name] > 1 && v.Dir != "" {
-			out[i] = v.Dir
-			if home != "" && strings.HasPrefix(v.Dir, home+"/") {
-				out[i] = "~" + strings.TrimPrefix(v.Dir, home)
+		names[i], dirs[i] = v.Name, v.Dir
+	}
+	return DisplayNames(names, dirs, home)
+}
+
+// DisplayNames is how every view names sessions: each session's name, or,
+// where two sessions of different sessions directories share a name (a
+// "demo" in two projects), its directory, with home written ~, so that the
+// rows can be told apart and the right one named to a command.
+func DisplayNames(names, dirs []string, home string) []string {
+	count := map[string]int{}
+	for _, n := range names {
+		count[n]++
+	}
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = n
+		if count[n] > 1 && dirs[i] != "" {
+			out[i] = dirs[i]
+			if home != "" && strings.HasPrefix(dirs[i], home+"/") {
+				out[i] = "~" + strings.TrimPrefix(dirs[i], home)
 			}
 		}
 	}
 	return out
 }
 
+// WriteTable writes sessions as an aligned table. now renders heartbeats
+// as ages.
 func WriteTable(w io.Writer, views []SessionView, now time.Time) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	hosts := hasHosts(views)
@@ -209,7 +218,9 @@ func WriteTable(w io.Writer, views []SessionView, now time.Time) error {
 		state := v.State
 		switch {
 		case v.PID > 0 && v.NoSupervisor:
-			state += fmt.Sprintf(" (pid %d, no supervisor)", v.PID)
+			// Its owner is the shell where it was activated by hand
+			// (cli.Codes says what that means).
+			state = fmt.Sprintf("held by a shell (pid %d)", v.PID)
 		case v.PID > 0:
 			state += fmt.Sprintf(" (pid %d)", v.PID)
 		}

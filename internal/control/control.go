@@ -51,6 +51,10 @@ type Request struct {
 	// Now asks a restart or stop not to wait for the agent to finish its
 	// turn.
 	Now bool `json:"now,omitempty"`
+	// Resume asks a restart to resume the agent's conversation (unless
+	// its context had filled up) instead of starting it fresh with the
+	// continuation prompt.
+	Resume bool `json:"resume,omitempty"`
 }
 
 // Response is one answer.

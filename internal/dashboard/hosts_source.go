@@ -138,15 +138,17 @@ func (h *HostsSource) read(host string, st *hostState) {
 // rowArgs is the row an action on a host is about.
 type rowArgs struct {
 	Row Row `json:"row"`
+	// Fresh: a restart with a fresh context, not resuming.
+	Fresh bool `json:"fresh,omitempty"`
 }
 
 // Restart restarts the agent of a row of this machine's or of its host's.
-func (h *HostsSource) Restart(ctx context.Context, r Row) (bool, error) {
+func (h *HostsSource) Restart(ctx context.Context, r Row, fresh bool) (bool, error) {
 	if r.Host == "" {
-		return h.Local.Restart(ctx, r)
+		return h.Local.Restart(ctx, r, fresh)
 	}
 	var waiting bool
-	err := h.Call(ctx, r.Host, OpRestart, rowArgs{r}, &waiting)
+	err := h.Call(ctx, r.Host, OpRestart, rowArgs{Row: r, Fresh: fresh}, &waiting)
 	return waiting, err
 }
 
@@ -155,7 +157,7 @@ func (h *HostsSource) Stop(ctx context.Context, r Row) error {
 	if r.Host == "" {
 		return h.Local.Stop(ctx, r)
 	}
-	return h.Call(ctx, r.Host, OpStop, rowArgs{r}, nil)
+	return h.Call(ctx, r.Host, OpStop, rowArgs{Row: r}, nil)
 }
 
 // Why reads the event log of a row's session, here or on its host.
@@ -164,7 +166,7 @@ func (h *HostsSource) Why(ctx context.Context, r Row) ([]string, error) {
 		return h.Local.Why(ctx, r)
 	}
 	var lines []string
-	err := h.Call(ctx, r.Host, OpWhy, rowArgs{r}, &lines)
+	err := h.Call(ctx, r.Host, OpWhy, rowArgs{Row: r}, &lines)
 	return lines, err
 }
 
@@ -175,7 +177,7 @@ func (h *HostsSource) Attach(ctx context.Context, r Row) (*exec.Cmd, error) {
 		return h.Local.Attach(ctx, r)
 	}
 	var argv []string
-	if err := h.Call(ctx, r.Host, OpAttach, rowArgs{r}, &argv); err != nil {
+	if err := h.Call(ctx, r.Host, OpAttach, rowArgs{Row: r}, &argv); err != nil {
 		return nil, err
 	}
 	if len(argv) == 0 {
@@ -218,7 +220,9 @@ func HostOps(src *StoreSource) map[string]remote.Handler {
 			if err != nil {
 				return err
 			}
-			waiting, err := src.Restart(ctx, r)
+			var a rowArgs
+			remote.Args(raw, &a)
+			waiting, err := src.Restart(ctx, r, a.Fresh)
 			if err != nil {
 				return err
 			}

@@ -27,8 +27,8 @@ func (f *fixedSource) note(what string, r Row) {
 	f.did = append(f.did, what+" "+r.Host+":"+r.Dir)
 	f.mu.Unlock()
 }
-func (f *fixedSource) Restart(ctx context.Context, r Row) (bool, error) {
-	f.note("restart", r)
+func (f *fixedSource) Restart(ctx context.Context, r Row, fresh bool) (bool, error) {
+	f.note(map[bool]string{false: "restart", true: "fresh"}[fresh], r)
 	return true, nil
 }
 func (f *fixedSource) Stop(ctx context.Context, r Row) error { f.note("stop", r); return nil }
@@ -133,7 +133,7 @@ func TestHostsSourceNeverWaitsAndRoutesByHost(t *testing.T) {
 		t.Fatal("a host's row and a local row of the same directory share a key")
 	}
 
-	if w, err := src.Restart(ctx, there); err != nil || w {
+	if w, err := src.Restart(ctx, there, false); err != nil || w {
 		t.Fatalf("restart on box: %v %v", w, err)
 	}
 	if lines, err := src.Why(ctx, there); err != nil || lines[0] != "remote why" {
@@ -142,7 +142,7 @@ func TestHostsSourceNeverWaitsAndRoutesByHost(t *testing.T) {
 	if _, err := src.Attach(ctx, there); err != nil || strings.Join(ran, " ") != "ssh -t box tmux -S /tmp/tmux-1000/default attach-session -t %3" {
 		t.Fatalf("attach on box ran %q, %v", ran, err)
 	}
-	src.Restart(ctx, local.rows[0])
+	src.Restart(ctx, local.rows[0], false)
 	if strings.Join(local.did, ";") != "restart :/home/me/s/r" {
 		t.Fatalf("the local source did %q; want only the local row's restart", local.did)
 	}

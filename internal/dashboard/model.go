@@ -3,12 +3,17 @@ package dashboard
 import (
 	"context"
 	"fmt"
+	"os"
 	"os/exec"
 	"sort"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
+
+	"github.com/superclaude/superclaude/internal/cli"
+	"github.com/superclaude/superclaude/internal/tmux"
 )
 
 // DefaultRefresh is how often the dashboard reads the sessions again.
@@ -71,13 +76,43 @@ type Model struct {
 
 // pending is an action waiting for its confirmation.
 type pending struct {
-	verb string // "restart" or "stop"
-	row  Row
+	act action
+	row Row
 }
 
-// whyView is the scrollable +why of one session.
+// action is what a key asks a session's supervisor to do.
+type action int
+
+// The dashboard's actions: two restarts, told apart by what the agent
+// comes back with — its conversation, or a fresh context — and a stop.
+const (
+	restartResume action = iota
+	restartFresh
+	stop
+)
+
+// actionKeys maps each action's key to it.
+var actionKeys = map[string]action{"r": restartResume, "f": restartFresh, "s": stop}
+
+// verb is the action as a note says it.
+func (a action) verb() string {
+	return [...]string{"restart", "fresh start", "stop"}[a]
+}
+
+// question is the confirmation the action asks for.
+func (a action) question() string {
+	return [...]string{
+		"Restart the agent of session %s, resuming its conversation (pane %s, supervisor pid %d)? y/n",
+		"Start the agent of session %s again with a fresh context: it saves what it was doing, and the new agent carries on from that, not from the conversation (pane %s, supervisor pid %d)? y/n",
+		"Stop the agent of session %s (pane %s, supervisor pid %d)? y/n",
+	}[a]
+}
+
+// whyView is the scrollable +why of one session, or, with a title of
+// its own, another page of lines (the legend).
 type whyView struct {
 	row   Row
+	title string
 	lines []string
 	top   int
 }
@@ -90,7 +125,7 @@ type (
 		err  error
 	}
 	actionMsg struct {
-		verb    string
+		act     action
 		row     Row
 		waiting bool
 		err     error
@@ -153,17 +188,17 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case actionMsg:
 		switch {
 		case msg.err != nil:
-			m.setNote(true, "%s %s: %v", msg.verb, msg.row.Session, msg.err)
+			m.setNote(true, "%s of %s: %v", msg.act.verb(), msg.row.name(), msg.err)
 		case msg.waiting:
-			m.setNote(false, "%s of %s requested: the agent is in the middle of a turn; its supervisor restarts it once the turn ends (a minute at most)",
-				msg.verb, msg.row.Session)
+			m.setNote(false, "%s of %s requested: the agent is in the middle of a turn; its supervisor acts once the turn ends (a minute at most)",
+				msg.act.verb(), msg.row.name())
 		default:
-			m.setNote(false, "%s of %s requested: its supervisor is on it", msg.verb, msg.row.Session)
+			m.setNote(false, "%s of %s requested: its supervisor is on it", msg.act.verb(), msg.row.name())
 		}
 		return m.refreshNow()
 	case whyMsg:
 		if msg.err != nil {
-			m.setNote(true, "why %s: %v", msg.row.Session, msg.err)
+			m.setNote(true, "why %s: %v", msg.row.name(), msg.err)
 			return m, nil
 		}
 		m.why = &whyView{row: msg.row, lines: msg.lines}
@@ -172,7 +207,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case attachMsg:
 		switch {
 		case msg.err != nil:
-			m.setNote(true, "attach %s: %v", msg.row.Session, msg.err)
+			m.setNote(true, "attach %s: %v", msg.row.name(), msg.err)
 		case msg.cmd != nil:
 			row := msg.row
 			return m, tea.ExecProcess(msg.cmd, func(err error) tea.Msg { return attachDoneMsg{row: row, err: err} })
@@ -182,7 +217,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case attachDoneMsg:
 		if msg.err != nil {
-			m.setNote(true, "attach %s: %v", msg.row.Session, msg.err)
+			m.setNote(true, "attach %s: %v", msg.row.name(), msg.err)
 		} else {
 			m.setNote(false, "back from pane %s", displayPane(msg.row.Pane))
 		}
@@ -281,26 +316,31 @@ func (m Model) key(k string) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		if row.Pane == "" {
-			m.setNote(true, "session %s has no pane to attach to", row.Session)
+			m.setNote(true, "session %s has no pane to attach to", row.name())
 			return m, nil
 		}
 		return m, m.attach(row)
-	case "r", "s":
+	case "r", "f", "s":
 		row, ok := m.selected()
 		if !ok {
 			return m, nil
 		}
-		verb := map[string]string{"r": "restart", "s": "stop"}[k]
+		act := actionKeys[k]
+		verb := act.verb()
+		if row.Lifecycle == "completed" {
+			m.setNote(true, "cannot %s %s: it is completed, no agent works in it", verb, row.name())
+			return m, nil
+		}
 		if row.Status == Stopped {
-			m.setNote(true, "cannot %s %s: no live supervisor owns it", verb, row.Session)
+			m.setNote(true, "cannot %s %s: no live supervisor owns it", verb, row.name())
 			return m, nil
 		}
 		if row.NoSupervisor {
-			m.setNote(true, "cannot %s %s: its owner (pid %d) is a shell where the session was activated by hand, not a supervisor",
-				verb, row.Session, row.Supervisor.PID)
+			m.setNote(true, "cannot %s %s: it is held by pid %d, a shell where it was activated by hand, not a supervisor; it is let go when that shell exits",
+				verb, row.name(), row.Supervisor.PID)
 			return m, nil
 		}
-		m.confirm = &pending{verb: verb, row: row}
+		m.confirm = &pending{act: act, row: row}
 		m.note = ""
 	case "w":
 		row, ok := m.selected()
@@ -308,6 +348,14 @@ func (m Model) key(k string) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		return m, m.whyOf(row)
+	case "?":
+		var b strings.Builder
+		cli.WriteCodes(&b, "dashboard")
+		b.WriteString("\nkeys: ↑/↓ or j/k select · enter or a attach to its pane · r restart, resuming the conversation · " +
+			"f fresh start · s stop · w its +why · u read again now · q quit\n")
+		m.why = &whyView{title: "what the dashboard's columns and words mean (superclaude +help codes has them all)",
+			lines: strings.Split(strings.TrimRight(b.String(), "\n"), "\n")}
+		return m, nil
 	}
 	m.clamp()
 	return m, nil
@@ -317,11 +365,11 @@ func (m Model) confirmKey(k string) (tea.Model, tea.Cmd) {
 	p := m.confirm
 	m.confirm = nil
 	if k != "y" && k != "Y" {
-		m.setNote(false, "%s of %s cancelled", p.verb, p.row.Session)
+		m.setNote(false, "%s of %s cancelled", p.act.verb(), p.row.name())
 		return m, nil
 	}
-	m.setNote(false, "%s of %s: asking its supervisor (pid %d)…", p.verb, p.row.Session, p.row.Supervisor.PID)
-	return m, m.act(p.verb, p.row)
+	m.setNote(false, "%s of %s: asking its supervisor (pid %d)…", p.act.verb(), p.row.name(), p.row.Supervisor.PID)
+	return m, m.do(p.act, p.row)
 }
 
 func (m Model) whyKey(k string) Model {
@@ -386,17 +434,17 @@ func (m Model) read() tea.Cmd {
 	}
 }
 
-func (m Model) act(verb string, row Row) tea.Cmd {
+func (m Model) do(act action, row Row) tea.Cmd {
 	src, ctx := m.src, m.ctx
 	return func() tea.Msg {
 		var waiting bool
 		var err error
-		if verb == "restart" {
-			waiting, err = src.Restart(ctx, row)
-		} else {
+		if act == stop {
 			err = src.Stop(ctx, row)
+		} else {
+			waiting, err = src.Restart(ctx, row, act == restartFresh)
 		}
-		return actionMsg{verb: verb, row: row, waiting: waiting, err: err}
+		return actionMsg{act: act, row: row, waiting: waiting, err: err}
 	}
 }
 
@@ -416,21 +464,35 @@ func (m Model) attach(row Row) tea.Cmd {
 	}
 }
 
-// statusRank orders the statuses: the sessions a person acts on first.
-var statusRank = map[Status]int{Running: 0, Stale: 1, Stopped: 2}
+// paneRank orders sessions by their pane: a fleet's labelled pane, another
+// pane, none.
+func paneRank(pane string) int {
+	switch {
+	case pane == "":
+		return 2
+	case tmux.Labelled(pane):
+		return 0
+	}
+	return 1
+}
 
-// sortRows orders rows for the list: running, then stale, then stopped;
-// within each, sessions with a pane first, by pane, then by name and
-// directory. It sorts a copy.
+// sortRows orders rows for the list, by what does not change while a
+// session lives: this machine's first, then by host; on each, sessions
+// in a fleet's (labelled) pane first, then in another pane, then without
+// one; by pane, then by name and directory. It sorts a copy.
+//
+// Not by state: a session that stops, restarts or goes stale keeps its
+// place, and the selection with it. (Running sessions once came first,
+// and the selection jumped to the bottom after s stopped one.)
 func sortRows(rows []Row) []Row {
 	out := append([]Row(nil), rows...)
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
-		if statusRank[a.Status] != statusRank[b.Status] {
-			return statusRank[a.Status] < statusRank[b.Status]
+		if a.Host != b.Host {
+			return a.Host < b.Host
 		}
-		if (a.Pane == "") != (b.Pane == "") {
-			return a.Pane != ""
+		if paneRank(a.Pane) != paneRank(b.Pane) {
+			return paneRank(a.Pane) < paneRank(b.Pane)
 		}
 		if a.Pane != b.Pane {
 			return a.Pane < b.Pane
@@ -440,5 +502,14 @@ func sortRows(rows []Row) []Row {
 		}
 		return a.Dir < b.Dir
 	})
+	names, dirs := make([]string, len(out)), make([]string, len(out))
+	for i, r := range out {
+		names[i], dirs[i] = r.Host+"\x00"+r.Session, r.Dir
+	}
+	for i, d := range cli.DisplayNames(names, dirs, os.Getenv("HOME")) {
+		if d != names[i] {
+			out[i].display = d
+		}
+	}
 	return out
 }

@@ -35,8 +35,8 @@ func (f *fakeSource) Rows(context.Context) (Snapshot, error) {
 	return f.snap, f.rowsErr
 }
 
-func (f *fakeSource) Restart(_ context.Context, r Row) (bool, error) {
-	f.calls = append(f.calls, "restart "+r.Session)
+func (f *fakeSource) Restart(_ context.Context, r Row, fresh bool) (bool, error) {
+	f.calls = append(f.calls, map[bool]string{false: "restart ", true: "fresh "}[fresh]+r.Session)
 	return f.waiting, f.actionErr
 }
 
@@ -68,12 +68,12 @@ func fixedRows() []Row { // a few tests pick b-sess as [2]
 		{Session: "stuck", Dir: "/s/stuck", Status: Stopped, Halted: "3 restarts without progress", Restarts: 3},
 		{Session: "b-sess", Dir: "/s/b-sess", Pane: "work:main:B", Status: Running, Supervisor: proc.Identity{PID: 102},
 			Skill: "implement", Phase: "tests", Context: 0.5, Cost: ptr(1.5), NeedsInput: ptr(true),
-			LastEvent: "supervisor started the agent", LastEventAt: at.Add(-12 * time.Second)},
+			LastEvent: "started the agent (pid 5102)", LastEventAt: at.Add(-12 * time.Second)},
 		{Session: "a-sess", Dir: "/s/a-sess", Pane: "work:main:A", Status: Running, Supervisor: proc.Identity{PID: 101},
 			Context: 0.834, Overflowed: true, NeedsInput: ptr(false), Limit: "usage", LimitUntil: at.Add(90 * time.Second)},
 		{Session: "c-sess", Dir: "/s/c-sess", Pane: "%3@/tmp/tmux-1/default@1700000000", Status: Stale, Supervisor: proc.Identity{PID: 103},
 			Lifecycle: "restarting",
-			LastEvent: "hook pre-tool-use overflowed: false → true", LastEventAt: at.Add(-3 * time.Hour)},
+			LastEvent: "the context window is full", LastEventAt: at.Add(-3 * time.Hour)},
 	}
 }
 
@@ -160,9 +160,12 @@ func (h *harness) selected() string {
 	return r.Session
 }
 
-func TestSortRowsPutsLiveSessionsFirstThenByPane(t *testing.T) {
+func TestSortRowsPutsFleetPanesFirstThenOtherPanesThenNone(t *testing.T) {
+	rows := fixedRows()
+	// A stopped session keeps its place among the live ones.
+	rows[2].Status = Stopped
 	var got []string
-	for _, r := range sortRows(fixedRows()) {
+	for _, r := range sortRows(rows) {
 		got = append(got, r.Session)
 	}
 	if want := "[a-sess b-sess c-sess old stuck]"; fmt.Sprint(got) != want {
@@ -170,19 +173,40 @@ func TestSortRowsPutsLiveSessionsFirstThenByPane(t *testing.T) {
 	}
 }
 
+// Issue 19: two sessions named demo, in two projects, showed as two
+// identical rows. Each shows its directory instead.
+func TestSessionsSharingANameShowTheirDirectories(t *testing.T) {
+	t.Setenv("HOME", "/home/me")
+	h := newHarness(t, []Row{
+		{Session: "demo", Dir: "/home/me/a/sessions/demo", Status: Running},
+		{Session: "demo", Dir: "/srv/b/sessions/demo", Status: Stopped},
+		{Session: "solo", Dir: "/home/me/a/sessions/solo", Status: Stopped},
+	})
+	view := h.m.View().Content
+	for _, want := range []string{"~/a/sessions/demo", "/srv/b/sessions/demo", "  solo "} {
+		if !strings.Contains(view, want) {
+			t.Errorf("the list does not show %q:\n%s", want, view)
+		}
+	}
+	h.keys("s")
+	if !strings.Contains(h.m.View().Content, "Stop the agent of session ~/a/sessions/demo") {
+		t.Errorf("the question does not name which demo:\n%s", h.m.View().Content)
+	}
+}
+
 func TestViewOfFixedRows(t *testing.T) {
 	h := newHarness(t, fixedRows())
 	want := strings.Join([]string{
 		"superclaude dashboard — 5 sessions: 2 running, 1 stale, 2 stopped — 12:00:00, every 2s",
-		"  SESSION  PANE         STATE             SKILL/PHASE       CTX   COST  INPUT  LIMIT     RST  LAST EVENT",
-		"> a-sess   work:main:A  running           –                83%!      –  no     usage 1m    0  –",
-		"  b-sess   work:main:B  running           implement/tests   50%  $1.50  yes    –           0  12s ago  supervisor started the agent",
-		"  c-sess   %3           stale/restarting  –                  0%      –  –      –           0  3h ago  hook pre-tool-use overflowed: false → true",
-		"  old      –            stopped           review            10%      –  –      –           2  –",
-		"  stuck    –            halted            –                  0%      –  –      –           3  –",
+		"  SESSION  PANE         STATE      SKILL/PHASE       CTX   COST  INPUT  LIMIT     RST  LAST EVENT",
+		"> a-sess   work:main:A  running    –                83%!      –  no     usage 1m    0  –",
+		"  b-sess   work:main:B  running    implement/tests   50%  $1.50  yes    –           0  12s ago  started the agent (pid 5102)",
+		"  c-sess   %3           stale      –                  0%      –  –      –           0  3h ago  the context window is full",
+		"  old      –            completed  review            10%      –  –      –           2  –",
+		"  stuck    –            halted     –                  0%      –  –      –           3  –",
 		"",
 		"", // the note: none
-		"↑/↓ select · enter attach · r restart · s stop · w why · u refresh · q quit",
+		"↑/↓ select · enter attach · r restart (resume) · f fresh start · s stop · w why · ? what it all means · q quit",
 	}, "\n")
 	if got := h.m.View().Content; got != want {
 		t.Fatalf("view:\n%s\nwant:\n%s", got, want)
@@ -273,18 +297,49 @@ func TestKeyUpDownMovesTheSelectionWithinTheRows(t *testing.T) {
 	}
 }
 
-func TestSelectionFollowsItsSessionAcrossRefreshes(t *testing.T) {
+// Regression, issue 19: the selection jumped to the bottom of the list
+// after s, as the stopped session moved down among the stopped ones. Rows
+// now keep their place whatever their state, and the selection with them.
+// Issue 19: the dashboard's marks (!, RST, the state words) were
+// explained nowhere. ? shows what each means, from cli.Codes.
+func TestKeyQuestionMarkExplainsEveryMark(t *testing.T) {
+	h := newHarness(t, fixedRows())
+	h.keys("?")
+	if !strings.HasPrefix(h.m.View().Content, "what the dashboard's columns and words mean") {
+		t.Fatalf("? shows:\n%s", h.m.View().Content)
+	}
+	view := strings.Join(h.m.why.lines, "\n") // all of it, as it scrolls
+	for _, want := range []string{"RST", "how many times superclaude has restarted", "held by a shell", "after CTX: the context window filled up", "f fresh start"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("? does not explain %q:\n%s", want, view)
+		}
+	}
+	h.keys("q")
+	if !strings.HasPrefix(h.m.View().Content, "superclaude dashboard") {
+		t.Errorf("q did not go back to the list:\n%s", h.m.View().Content)
+	}
+}
+
+func TestSelectionStaysPutWhenItsSessionStops(t *testing.T) {
 	h := newHarness(t, fixedRows())
 	h.keys("j") // b-sess
 	rows := fixedRows()
-	rows[2].Status = Stopped // b-sess moves down the list
+	rows[2].Status = Stopped // b-sess stops
 	h.src.snap.Rows = rows
 	h.keys("u")
-	if got := h.selected(); got != "b-sess" {
-		t.Fatalf("selected %s after b-sess moved, want b-sess", got)
+	if got := h.selected(); got != "b-sess" || h.m.sel != 1 {
+		t.Fatalf("selected %s at row %d after b-sess stopped, want b-sess still at row 1", got, h.m.sel)
 	}
-	if h.m.sel != 2 {
-		t.Fatalf("selection at row %d, want 2 (after the live ones)", h.m.sel)
+}
+
+func TestSelectionFollowsItsSessionWhenRowsAreAdded(t *testing.T) {
+	h := newHarness(t, fixedRows())
+	h.keys("j") // b-sess
+	rows := append(fixedRows(), Row{Session: "a0", Dir: "/s/a0", Pane: "work:main:0", Status: Running})
+	h.src.snap.Rows = rows
+	h.keys("u")
+	if got := h.selected(); got != "b-sess" || h.m.sel != 2 {
+		t.Fatalf("selected %s at row %d after a row came before it, want b-sess at row 2", got, h.m.sel)
 	}
 }
 
@@ -333,7 +388,7 @@ func TestKeyRRestartsOnlyAfterConfirmation(t *testing.T) {
 	if len(h.src.calls) != 0 {
 		t.Fatalf("restart sent before confirmation: %v", h.src.calls)
 	}
-	if !strings.Contains(h.m.View().Content, "Restart the agent of session b-sess (pane work:main:B, supervisor pid 102)? y/n") {
+	if !strings.Contains(h.m.View().Content, "Restart the agent of session b-sess, resuming its conversation (pane work:main:B, supervisor pid 102)? y/n") {
 		t.Fatalf("no question:\n%s", h.m.View().Content)
 	}
 	h.keys("y")
@@ -345,6 +400,23 @@ func TestKeyRRestartsOnlyAfterConfirmation(t *testing.T) {
 	}
 	if !strings.Contains(h.m.View().Content, "restart of b-sess requested") {
 		t.Fatalf("no word of the restart:\n%s", h.m.View().Content)
+	}
+}
+
+// Issue 19: r threw the conversation away, where the person expected a
+// resume. r now resumes, f starts fresh, each after its own question.
+func TestKeysRResumesAndFStartsFresh(t *testing.T) {
+	h := newHarness(t, fixedRows())
+	h.keys("f")
+	if !strings.Contains(h.m.View().Content, "Start the agent of session a-sess again with a fresh context") {
+		t.Fatalf("no question:\n%s", h.m.View().Content)
+	}
+	h.keys("y", "r", "y")
+	if fmt.Sprint(h.src.calls) != "[fresh a-sess restart a-sess]" {
+		t.Fatalf("calls %v, want a fresh start then a resuming restart", h.src.calls)
+	}
+	if !strings.Contains(h.m.View().Content, "r restart (resume) · f fresh start") {
+		t.Fatalf("the help line does not name both:\n%s", h.m.View().Content)
 	}
 }
 
@@ -384,11 +456,11 @@ func TestAnyOtherKeyCancelsTheConfirmation(t *testing.T) {
 
 func TestRestartOfAStoppedSessionIsRefusedWithoutAsking(t *testing.T) {
 	h := newHarness(t, fixedRows())
-	h.keys("end", "k", "r")
+	h.keys("end", "r")
 	if h.m.confirm != nil || len(h.src.calls) != 0 {
 		t.Fatalf("asked or sent for a stopped session: %v", h.src.calls)
 	}
-	if !strings.Contains(h.m.View().Content, "cannot restart old: no live supervisor owns it") {
+	if !strings.Contains(h.m.View().Content, "cannot restart stuck: no live supervisor owns it") {
 		t.Fatalf("view:\n%s", h.m.View().Content)
 	}
 }
@@ -400,14 +472,14 @@ func TestRestartOfAShellOwnedSessionIsRefusedWithoutAsking(t *testing.T) {
 	rows := fixedRows()
 	rows[3].NoSupervisor = true // a-sess, selected first
 	h := newHarness(t, rows)
-	if !strings.Contains(h.m.View().Content, "running/shell") {
+	if !strings.Contains(h.m.View().Content, "held by a shell") {
 		t.Fatalf("the row does not say it has no supervisor:\n%s", h.m.View().Content)
 	}
 	h.keys("r")
 	if h.m.confirm != nil || len(h.src.calls) != 0 {
 		t.Fatalf("asked or sent for a shell-owned session: %v", h.src.calls)
 	}
-	if !strings.Contains(h.m.View().Content, "cannot restart a-sess: its owner (pid 101) is a shell") {
+	if !strings.Contains(h.m.View().Content, "cannot restart a-sess: it is held by pid 101, a shell where it was activated by hand") {
 		t.Fatalf("view:\n%s", h.m.View().Content)
 	}
 }
@@ -416,7 +488,7 @@ func TestAFailedActionShowsItsError(t *testing.T) {
 	h := newHarness(t, fixedRows())
 	h.src.actionErr = errors.New("its supervisor (pid 101) did not take it: boom")
 	h.keys("r", "y")
-	if !strings.Contains(h.m.View().Content, "restart a-sess: its supervisor (pid 101) did not take it: boom") {
+	if !strings.Contains(h.m.View().Content, "restart of a-sess: its supervisor (pid 101) did not take it: boom") {
 		t.Fatalf("view:\n%s", h.m.View().Content)
 	}
 }

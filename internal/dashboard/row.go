@@ -67,8 +67,21 @@ type Row struct {
 	// without its time; LastEventAt is that time.
 	LastEvent   string
 	LastEventAt time.Time
+
+	// display is the session's name in the list when it is not Session
+	// (sortRows sets it).
+	display string
 }
 
 // key identifies a row across refreshes: the same directory on two hosts
 // is two sessions.
 func (r Row) key() string { return r.Host + "\x00" + r.Dir }
+
+// name is the session as the list names it: its directory where another
+// session has its name (cli.DisplayNames), else its name.
+func (r Row) name() string {
+	if r.display != "" {
+		return r.display
+	}
+	return r.Session
+}

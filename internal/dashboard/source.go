@@ -11,9 +11,11 @@ import (
 type Source interface {
 	// Rows reads every session.
 	Rows(ctx context.Context) (Snapshot, error)
-	// Restart asks the session's supervisor to restart its agent; waiting
-	// says that the supervisor first lets the agent finish its turn.
-	Restart(ctx context.Context, r Row) (waiting bool, err error)
+	// Restart asks the session's supervisor to restart its agent: in its
+	// conversation (unless the context had filled up), or, when fresh, with
+	// a fresh context and the continuation prompt. waiting says that the
+	// supervisor first lets the agent finish its turn.
+	Restart(ctx context.Context, r Row, fresh bool) (waiting bool, err error)
 	// Stop asks the session's supervisor to stop its agent and exit.
 	Stop(ctx context.Context, r Row) error
 	// Why returns the session's event log as lines for a person.

@@ -176,8 +176,13 @@ func (s *StoreSource) Why(ctx context.Context, r Row) ([]string, error) {
 // restart the agent. The supervisor checks that it owns the session and
 // decides when: an agent in the middle of a turn finishes it first, and
 // the answer says so (waiting). This writes nothing.
-func (s *StoreSource) Restart(ctx context.Context, r Row) (bool, error) {
-	resp, err := s.call(ctx, r, control.Request{Op: control.OpRestart, Session: r.Dir, Reason: "restart asked for from the dashboard"})
+func (s *StoreSource) Restart(ctx context.Context, r Row, fresh bool) (bool, error) {
+	req := control.Request{Op: control.OpRestart, Session: r.Dir, Resume: !fresh,
+		Reason: "a restart resuming the conversation, asked for from the dashboard"}
+	if fresh {
+		req.Reason = "a fresh start, asked for from the dashboard"
+	}
+	resp, err := s.call(ctx, r, req)
 	if err != nil {
 		return false, err
 	}

@@ -351,11 +351,17 @@ func TestRestartAndStopReachTheOwnersSocket(t *testing.T) {
 	got := serveControl(t)
 	src := NewStoreSource(StoreConfig{})
 	row := Row{Session: "x", Dir: "/s/x", Supervisor: self(t)}
-	if waiting, err := src.Restart(context.Background(), row); err != nil || waiting {
+	if waiting, err := src.Restart(context.Background(), row, false); err != nil || waiting {
 		t.Fatal(waiting, err)
 	}
-	if req := <-got; req.Op != control.OpRestart || req.Session != "/s/x" || req.Reason == "" {
-		t.Fatalf("restart sent %+v", req)
+	if req := <-got; req.Op != control.OpRestart || req.Session != "/s/x" || req.Reason == "" || !req.Resume {
+		t.Fatalf("restart sent %+v, want a resume", req)
+	}
+	if _, err := src.Restart(context.Background(), row, true); err != nil {
+		t.Fatal(err)
+	}
+	if req := <-got; req.Op != control.OpRestart || req.Resume {
+		t.Fatalf("a fresh start sent %+v", req)
 	}
 	if err := src.Stop(context.Background(), row); err != nil {
 		t.Fatal(err)
@@ -365,13 +371,13 @@ func TestRestartAndStopReachTheOwnersSocket(t *testing.T) {
 	}
 	// An agent in the middle of a turn: the answer says the restart waits.
 	row.Dir = "busy"
-	if waiting, err := src.Restart(context.Background(), row); err != nil || !waiting {
+	if waiting, err := src.Restart(context.Background(), row, false); err != nil || !waiting {
 		t.Fatalf("a restart that waits: %v %v", waiting, err)
 	}
 	<-got
 	// The supervisor's refusal is the dashboard's error.
 	row.Dir = "refuse"
-	if _, err := src.Restart(context.Background(), row); err == nil || !strings.Contains(err.Error(), "does not belong") {
+	if _, err := src.Restart(context.Background(), row, false); err == nil || !strings.Contains(err.Error(), "does not belong") {
 		t.Fatalf("a refused restart returned %v", err)
 	}
 	<-got
@@ -381,7 +387,7 @@ func TestRestartOfADeadOwnerSendsNothing(t *testing.T) {
 	got := serveControl(t)
 	src := NewStoreSource(StoreConfig{})
 	for _, id := range []proc.Identity{dead(t), {}} {
-		_, err := src.Restart(context.Background(), Row{Session: "x", Dir: "/s/x", Supervisor: id})
+		_, err := src.Restart(context.Background(), Row{Session: "x", Dir: "/s/x", Supervisor: id}, false)
 		if err == nil {
 			t.Fatalf("restart with owner %+v succeeded", id)
 		}

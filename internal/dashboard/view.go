@@ -126,18 +126,7 @@ func (m Model) rowCells(r Row) []string {
 	if r.Limit != "" && r.LimitUntil.After(m.now) && !m.now.IsZero() {
 		limit += " " + until(r.LimitUntil.Sub(m.now))
 	}
-	status := string(r.Status)
-	switch {
-	case r.Halted != "" && r.Status == Stopped:
-		status = "halted"
-	case r.NoSupervisor:
-		status += "/shell" // its owner: a shell, no supervisor
-	case r.Status != Stopped && r.Lifecycle != "" && r.Lifecycle != "active":
-		// restarting, resuming, dehydrating; completed: a live supervisor
-		// whose agent works in another session now.
-		status += "/" + r.Lifecycle
-	}
-	out := []string{r.Session, displayPane(r.Pane), status, skill, ctx, cost, input, limit, fmt.Sprint(r.Restarts), last}
+	out := []string{r.name(), displayPane(r.Pane), stateWord(r), skill, ctx, cost, input, limit, fmt.Sprint(r.Restarts), last}
 	if m.hosts {
 		host := r.Host
 		if host == "" {
@@ -149,6 +138,26 @@ func (m Model) rowCells(r Row) []string {
 		out[i] = clean(out[i])
 	}
 	return out
+}
+
+// stateWord is the STATE column: one word or phrase per state, each in
+// cli.Codes (what +help codes and ? explain).
+func stateWord(r Row) string {
+	switch {
+	case r.Lifecycle == "completed":
+		// No agent works in it, whoever still owns it (a shell, or a
+		// supervisor whose agent works in another session now).
+		return "completed"
+	case r.Halted != "" && r.Status == Stopped:
+		return "halted"
+	case r.NoSupervisor:
+		return "held by a shell"
+	case r.Status == Running && r.Lifecycle == "dehydrating":
+		return "saving context"
+	case r.Status == Running && (r.Lifecycle == "restarting" || r.Lifecycle == "resuming"):
+		return r.Lifecycle
+	}
+	return string(r.Status)
 }
 
 // until renders how long until a limit resets: "45s", "12m", "3h".
@@ -249,7 +258,7 @@ func (m Model) draw() string {
 	}
 	b.WriteString(m.bottomLine())
 	b.WriteByte('\n')
-	b.WriteString(m.fit(m.styles.help, "↑/↓ select · enter attach · r restart · s stop · w why · u refresh · q quit"))
+	b.WriteString(m.fit(m.styles.help, "↑/↓ select · enter attach · r restart (resume) · f fresh start · s stop · w why · ? what it all means · q quit"))
 	return b.String()
 }
 
@@ -283,8 +292,8 @@ func (m Model) bottomLine() string {
 	switch {
 	case m.confirm != nil:
 		p := m.confirm
-		return m.fit(m.styles.confirm, fmt.Sprintf("%s the agent of session %s (pane %s, supervisor pid %d)? y/n",
-			capitalize(p.verb), clean(p.row.Session), clean(displayPane(p.row.Pane)), p.row.Supervisor.PID))
+		return m.fit(m.styles.confirm, fmt.Sprintf(p.act.question(),
+			clean(p.row.name()), clean(displayPane(p.row.Pane)), p.row.Supervisor.PID))
 	case m.note != "" && m.noteErr:
 		return m.fit(m.styles.err, clean(m.note))
 	case m.note != "":
@@ -300,7 +309,11 @@ func (m Model) bottomLine() string {
 func (m Model) viewWhy() string {
 	w := m.why
 	var b strings.Builder
-	b.WriteString(m.fit(m.styles.title, fmt.Sprintf("+why %s (pane %s) — %d events", clean(w.row.Session), clean(displayPane(w.row.Pane)), len(w.lines))))
+	title := fmt.Sprintf("+why %s (pane %s) — %d events", clean(w.row.name()), clean(displayPane(w.row.Pane)), len(w.lines))
+	if w.title != "" {
+		title = w.title
+	}
+	b.WriteString(m.fit(m.styles.title, title))
 	b.WriteByte('\n')
 	end := min(len(w.lines), w.top+m.whyHeight())
 	for _, l := range w.lines[w.top:end] {
