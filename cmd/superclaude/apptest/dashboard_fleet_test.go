@@ -183,13 +183,26 @@ env = { REEXEC_ROLE = "fakeagent", FAKE_AGENT_LOG = %q, FAKE_AGENT_SUPERCLAUDE =
 	}
 	w.tmux("send-keys", "-t", "=dash:", "y")
 
+	// r resumes the conversation (issue 19: it used to throw it away).
 	w.waitFor("a second agent in pane B", func() bool { return w.starts()["B"] == 2 })
-	w.waitFor("the dashboard to show pane B's restart", func() bool {
+	w.waitFor("the dashboard to show pane B resumed", func() bool {
+		s := w.screen()
+		return cell(s, "work:main:B", "RST", true) == "1" && cell(s, "work:main:B", "STATE", false) == "resuming"
+	})
+
+	// f starts it fresh, after its own question.
+	w.tmux("send-keys", "-t", "=dash:", "f")
+	w.waitFor("the fresh start's question", func() bool {
+		return strings.Contains(w.screen(), "again with a fresh context") && strings.Contains(line(w.screen(), "again with a fresh context"), "pane work:main:B")
+	})
+	w.tmux("send-keys", "-t", "=dash:", "y")
+	w.waitFor("a third agent in pane B", func() bool { return w.starts()["B"] == 3 })
+	w.waitFor("the dashboard to show pane B's fresh start", func() bool {
 		s := w.screen()
 		// The fresh agent was started with the restart prompt; until it
 		// continues the session (the fake agent never does), the session
 		// is restarting.
-		return cell(s, "work:main:B", "RST", true) == "1" && cell(s, "work:main:B", "STATE", false) == "running/restarting"
+		return cell(s, "work:main:B", "RST", true) == "2" && cell(s, "work:main:B", "STATE", false) == "restarting"
 	})
 	screen = w.screen()
 	for _, p := range []string{"work:main:A", "work:side:C"} {
@@ -197,7 +210,7 @@ env = { REEXEC_ROLE = "fakeagent", FAKE_AGENT_LOG = %q, FAKE_AGENT_SUPERCLAUDE =
 			t.Errorf("%s shows %q restarts, want 0", p, got)
 		}
 	}
-	if !strings.Contains(screen, "restart of") || !strings.Contains(screen, "requested") {
+	if !strings.Contains(screen, "fresh start of") || !strings.Contains(screen, "requested") {
 		t.Errorf("no word of the restart:\n%s", screen)
 	}
 	if s := w.starts(); s["A"] != 1 || s["C"] != 1 {
@@ -211,7 +224,7 @@ env = { REEXEC_ROLE = "fakeagent", FAKE_AGENT_LOG = %q, FAKE_AGENT_SUPERCLAUDE =
 	w.waitFor("pane B's +why", func() bool { return strings.HasPrefix(w.screen(), "+why ") })
 	why := w.screen()
 	t.Logf("+why:\n%s", why)
-	if !strings.Contains(line(why, "+why"), "pane work:main:B") || strings.Count(why, "started the agent") != 2 ||
+	if !strings.Contains(line(why, "+why"), "pane work:main:B") || strings.Count(why, "started the agent") != 3 ||
 		!strings.Contains(why, "a restart was asked for: the next agent starts with a fresh context") {
 		t.Errorf("+why of pane B does not show the restart:\n%s", why)
 	}
