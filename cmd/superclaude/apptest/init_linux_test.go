@@ -11,12 +11,10 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
 
-	"github.com/superclaude/superclaude/proc"
 	"github.com/superclaude/superclaude/supervise"
 	"github.com/superclaude/superclaude/testkit/fakeagent"
 	"github.com/superclaude/superclaude/testkit/reexec"
@@ -40,29 +38,18 @@ type container struct {
 	prefix []string // the command line in front of superclaude's
 }
 
-// newContainer finds how to make a new PID namespace with its own /proc
-// here. Without one the tests cannot run; CI runs as root, and there a
-// missing namespace is a failure, not a skip.
+// newContainer finds how to make a new PID namespace here
+// (testbin.UnsharePID), and a uid of its own when root.
 func newContainer(t *testing.T) container {
 	t.Helper()
-	base := []string{"unshare", "--pid", "--fork", "--mount-proc", "--kill-child"}
-	if os.Getuid() == 0 {
-		if _, err := exec.LookPath("setpriv"); err == nil && exec.Command(base[0], append(base[1:], "true")...).Run() == nil {
-			// A uid per test process, so that two runs at once do not
-			// share one.
-			uid := 61000 + os.Getpid()%4000
-			return container{uid: uid, prefix: append(base, setpriv(uid)...)}
-		}
+	prefix, asRoot := testbin.UnsharePID(t)
+	if _, err := exec.LookPath("setpriv"); asRoot && err == nil {
+		// A uid per test process, so that two runs at once do not share
+		// one.
+		uid := 61000 + os.Getpid()%4000
+		return container{uid: uid, prefix: append(prefix, setpriv(uid)...)}
 	}
-	withUser := append([]string{"unshare", "--user", "--map-root-user"}, base[1:]...)
-	if exec.Command(withUser[0], append(withUser[1:], "true")...).Run() == nil {
-		return container{uid: -1, prefix: withUser}
-	}
-	if os.Getenv("CI") != "" {
-		t.Fatal("unshare cannot make a PID namespace here, in CI")
-	}
-	t.Skip("unshare cannot make a PID namespace here (not root, and no user namespaces)")
-	return container{}
+	return container{uid: -1, prefix: prefix}
 }
 
 func setpriv(uid int) []string {
@@ -116,69 +103,19 @@ func newInitHarness(t *testing.T, c container, env ...string) *harness {
 	return h
 }
 
-// initRun is superclaude running as PID 1 of its namespace.
-type initRun struct {
-	*testbin.PTY
-	pid int // superclaude's PID outside the namespace
-	ns  string
-}
-
 // startAsInit starts superclaude with args as PID 1 of a new PID
 // namespace, on a pty.
-func (h *harness) startAsInit(t *testing.T, c container, args ...string) *initRun {
+func (h *harness) startAsInit(t *testing.T, c container, args ...string) *testbin.Init {
 	t.Helper()
 	argv := append(append(append([]string{}, c.prefix...), h.bin), args...)
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env, cmd.Dir = h.env, h.dir
-	p := testbin.StartPTY(t, cmd)
-	r := &initRun{PTY: p}
-	deadline := time.Now().Add(timeout)
-	for r.pid == 0 {
-		snap, _ := proc.List()
-		for _, c := range snap {
-			if c.PPID == cmd.Process.Pid {
-				r.pid = c.PID
-			}
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("unshare started no superclaude: %s", p.Output())
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	// It is PID 1 where it runs: /proc/PID/status's NSpid names its PID in
-	// each namespace, ours first and its own last. (A run that is over
-	// already, an agent that failed at once, cannot be looked at.)
-	var nspid string
-	for time.Now().Before(deadline) {
-		select {
-		case <-p.Done():
-			return r
-		default:
-		}
-		b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/status", r.pid))
-		for _, line := range strings.Split(string(b), "\n") {
-			if f := strings.Fields(line); len(f) > 0 && f[0] == "NSpid:" {
-				nspid = line
-			}
-		}
-		if comm(r.pid) == "superclaude" {
-			break // setpriv has exec'd it
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	if f := strings.Fields(nspid); len(f) < 3 || f[len(f)-1] != "1" || comm(r.pid) != "superclaude" {
-		t.Fatalf("superclaude is not PID 1 of a namespace of its own: %q, %s", nspid, comm(r.pid))
-	}
-	var err error
-	if r.ns, err = os.Readlink(fmt.Sprintf("/proc/%d/ns/pid", r.pid)); err != nil {
-		t.Fatal(err)
-	}
-	return r
+	return testbin.StartInit(t, cmd, "superclaude")
 }
 
 // runAsInit starts superclaude, with the fake agent, as PID 1 of a new PID
 // namespace.
-func runAsInit(t *testing.T, env ...string) (container, *harness, *initRun) {
+func runAsInit(t *testing.T, env ...string) (container, *harness, *testbin.Init) {
 	t.Helper()
 	c := newContainer(t)
 	h := newInitHarness(t, c, env...)
@@ -187,28 +124,11 @@ func runAsInit(t *testing.T, env ...string) (container, *harness, *initRun) {
 
 // busy waits for the agent to start and has it say it is in the middle of
 // a turn, where Claude Code says so.
-func (r *initRun) busy(t *testing.T) {
+func busy(t *testing.T, r *testbin.Init) {
 	t.Helper()
 	at := r.Expect(t, 0, "FAKE-AGENT READY", timeout)
 	r.Type("busy")
 	r.Expect(t, at, "STATUS busy", timeout)
-}
-
-// inside returns the processes of the namespace.
-func (r *initRun) inside() []proc.Info {
-	snap, _ := proc.List()
-	var out []proc.Info
-	for _, p := range snap {
-		if ns, err := os.Readlink(fmt.Sprintf("/proc/%d/ns/pid", p.PID)); err == nil && ns == r.ns {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-func comm(pid int) string {
-	b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/comm", pid))
-	return strings.TrimSpace(string(b))
 }
 
 // A container's PID 1 reaps every orphan of its namespace: the agent's
@@ -223,7 +143,7 @@ func TestPID1ReapsTheNamespacesOrphans(t *testing.T) {
 	r.Expect(t, at, "ORPHANS 10", timeout)
 	// kubectl exec: a shell put into the namespace by nsenter, whose
 	// parent stays outside; its background jobs outlive it.
-	shell := []string{"nsenter", "--target", strconv.Itoa(r.pid), "--pid", "--mount", "--"}
+	shell := []string{"nsenter", "--target", strconv.Itoa(r.PID), "--pid", "--mount", "--"}
 	if c.uid >= 0 {
 		shell = append(shell, setpriv(c.uid)...) // as the container's user
 	}
@@ -233,24 +153,24 @@ func TestPID1ReapsTheNamespacesOrphans(t *testing.T) {
 	}
 	adopted := 0
 	var seen []string
-	for _, p := range r.inside() {
-		if p.PPID == r.pid && comm(p.PID) == "sleep" {
+	for _, p := range r.Inside() {
+		if p.PPID == r.PID && testbin.Comm(p.PID) == "sleep" {
 			adopted++
 		}
-		seen = append(seen, fmt.Sprintf("%d<-%d %s", p.PID, p.PPID, comm(p.PID)))
+		seen = append(seen, fmt.Sprintf("%d<-%d %s", p.PID, p.PPID, testbin.Comm(p.PID)))
 	}
 	if adopted < 10 {
-		t.Fatalf("%d orphans were reparented to superclaude (pid %d), want at least the 10 from outside; in its namespace: %v", adopted, r.pid, seen)
+		t.Fatalf("%d orphans were reparented to superclaude (pid %d), want at least the 10 from outside; in its namespace: %v", adopted, r.PID, seen)
 	}
 
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		var zombies, sleeping []int
-		for _, p := range r.inside() {
+		for _, p := range r.Inside() {
 			switch {
 			case p.Zombie:
 				zombies = append(zombies, p.PID)
-			case comm(p.PID) == "sleep":
+			case testbin.Comm(p.PID) == "sleep":
 				sleeping = append(sleeping, p.PID)
 			}
 		}
@@ -280,8 +200,8 @@ func TestPID1ReapsTheNamespacesOrphans(t *testing.T) {
 func TestPID1SIGTERMStopsTheAgentAfterItsTurn(t *testing.T) {
 	t.Run("after the turn", func(t *testing.T) {
 		_, h, r := runAsInit(t)
-		r.busy(t)
-		if err := syscall.Kill(r.pid, syscall.SIGTERM); err != nil {
+		busy(t, r)
+		if err := syscall.Kill(r.PID, syscall.SIGTERM); err != nil {
 			t.Fatal(err)
 		}
 		time.Sleep(2 * time.Second)
@@ -307,11 +227,11 @@ func TestPID1SIGTERMStopsTheAgentAfterItsTurn(t *testing.T) {
 	})
 	t.Run("a second SIGTERM", func(t *testing.T) {
 		_, _, r := runAsInit(t)
-		r.busy(t)
-		syscall.Kill(r.pid, syscall.SIGTERM)
+		busy(t, r)
+		syscall.Kill(r.PID, syscall.SIGTERM)
 		time.Sleep(500 * time.Millisecond)
 		start := time.Now()
-		syscall.Kill(r.pid, syscall.SIGTERM)
+		syscall.Kill(r.PID, syscall.SIGTERM)
 		if code := r.Wait(t, timeout); code != 143 {
 			t.Fatalf("superclaude exited %d, want the agent's 143", code)
 		}
@@ -345,7 +265,7 @@ func TestPID1ExitCodePassesThrough(t *testing.T) {
 				r.Type(tc.typed)
 			}
 			if tc.signal {
-				syscall.Kill(r.pid, syscall.SIGTERM)
+				syscall.Kill(r.PID, syscall.SIGTERM)
 			}
 			if code := r.Wait(t, timeout); code != tc.want {
 				t.Fatalf("superclaude as PID 1 exited %d, want %d:\n%s", code, tc.want, r.Output())
@@ -379,7 +299,7 @@ func TestASweepOnTheHostLeavesAContainersAgentAlone(t *testing.T) {
 		}
 	}
 	for _, id := range append(rep.Killed, rep.Survivors...) {
-		for _, p := range r.inside() {
+		for _, p := range r.Inside() {
 			if id.PID == p.PID {
 				t.Errorf("the host's sweep signalled %v, a process of the container", id)
 			}

@@ -1,11 +1,10 @@
 package e2e
 
 import (
-	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -20,49 +19,24 @@ import (
 
 // podRun is superclaude started as a pod's container starts it: PID 1 of a
 // PID namespace of its own, on a terminal, with the pod's identity.
-type podRun struct {
-	*testbin.PTY
-	pid int    // superclaude's PID outside the namespace
-	ns  string // its PID namespace
-}
+type podRun struct{ *testbin.Init }
 
 // startPod starts superclaude as PID 1 of a new PID namespace, as the
 // example manifest's container (deploy/kubernetes/superclaude.yaml).
 func (w *world) startPod() *podRun {
 	w.t.Helper()
-	args := []string{"--pid", "--fork", "--mount-proc", "--kill-child"}
-	if exec.Command("unshare", append(args, "true")...).Run() != nil {
-		if os.Getenv("CI") != "" {
-			w.t.Fatal("unshare cannot make a PID namespace here, in CI")
-		}
-		w.t.Skip("unshare cannot make a PID namespace here (needs root)")
-	}
-	cmd := exec.Command("unshare", append(args, w.superclaude)...)
+	prefix, _ := testbin.UnsharePID(w.t)
+	cmd := exec.Command(prefix[0], append(prefix[1:], w.superclaude)...)
 	cmd.Dir, cmd.Env = w.project, w.env
-	r := &podRun{PTY: testbin.StartPTY(w.t, cmd)}
-	w.until("superclaude to start as PID 1", func() bool {
-		snap, _ := proc.List()
-		for _, p := range snap {
-			if p.PPID == cmd.Process.Pid {
-				r.pid = p.PID
-			}
-		}
-		return r.pid != 0
-	})
-	var err error
-	if r.ns, err = os.Readlink(fmt.Sprintf("/proc/%d/ns/pid", r.pid)); err != nil {
-		w.t.Fatal(err)
-	}
-	return r
+	return &podRun{testbin.StartInit(w.t, cmd, "superclaude")}
 }
 
-// claude returns the claude running in the pod, if one is.
+// claude returns the claude superclaude runs in the pod (not a process
+// claude started itself): the one given superclaude's --plugin-dir.
 func (r *podRun) claude() (proc.Identity, bool) {
-	snap, _ := proc.List()
-	for _, p := range snap {
-		ns, _ := os.Readlink(fmt.Sprintf("/proc/%d/ns/pid", p.PID))
-		exe, _ := os.Readlink(fmt.Sprintf("/proc/%d/exe", p.PID))
-		if ns == r.ns && filepath.Base(exe) == "claude" {
+	for _, p := range r.Inside() {
+		cmdline, _ := os.ReadFile("/proc/" + strconv.Itoa(p.PID) + "/cmdline")
+		if testbin.Comm(p.PID) == "claude" && strings.Contains(string(cmdline), "--plugin-dir\x00") {
 			return p.Identity, true
 		}
 	}
@@ -116,7 +90,7 @@ func TestPodStopWaitsForTheTurnAndTheNextPodResumes(t *testing.T) {
 
 	// kubectl delete pod: the kubelet sends SIGTERM to the container's
 	// PID 1.
-	if err := syscall.Kill(pod.pid, syscall.SIGTERM); err != nil {
+	if err := syscall.Kill(pod.PID, syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
 	time.Sleep(2 * time.Second)
@@ -140,7 +114,7 @@ func TestPodStopWaitsForTheTurnAndTheNextPodResumes(t *testing.T) {
 		t.Fatalf("the next pod started claude with %q, want --resume %s", args, busy.SessionID)
 	}
 	podSession("the resumed conversation to bind", func(st *state.State) bool { return st.SessionID == busy.SessionID })
-	syscall.Kill(pod.pid, syscall.SIGTERM) // claude is idle: no wait
+	syscall.Kill(pod.PID, syscall.SIGTERM) // claude is idle: no wait
 	if code := pod.Wait(t, wait); code != 143 {
 		t.Fatalf("the second pod's superclaude exited %d, want 143", code)
 	}
