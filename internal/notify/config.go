@@ -1,6 +1,7 @@
 package notify
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -10,6 +11,8 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/superclaude/superclaude/internal/safefs"
 )
 
 // Config is the notifications part of the person's config file
@@ -82,21 +85,24 @@ const maxConfig = 1 << 20
 // LoadConfig reads path over DefaultConfig. A missing file is the
 // defaults; a file that does not parse, names a key superclaude does not
 // know, or holds a bad value is an error naming the file and the key.
+//
+// The file can be planted — it names a command superclaude runs as the
+// person — so it is read as every plantable file is (safefs.ReadIn): a
+// regular file of the person's (or root's) of at most 1 MiB, that not
+// every user may write, opened without blocking. A FIFO, which would
+// hang the start, a device, or a file a neighbour could edit is refused
+// with an error naming it, and the defaults hold.
 func LoadConfig(path string) (Config, error) {
 	c := DefaultConfig()
-	f, err := os.Open(path)
+	b, err := safefs.ReadIn("/", path, maxConfig, "a config file")
 	if errors.Is(err, fs.ErrNotExist) {
 		return c, nil
 	}
 	if err != nil {
 		return c, err
 	}
-	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() || fi.Size() > maxConfig {
-		return c, fmt.Errorf("%s: not a regular file of at most 1 MiB", path)
-	}
 	var v file
-	md, err := toml.NewDecoder(f).Decode(&v)
+	md, err := toml.NewDecoder(bytes.NewReader(b)).Decode(&v)
 	if err != nil {
 		return c, fmt.Errorf("%s: %w", path, err)
 	}

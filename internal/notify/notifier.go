@@ -3,7 +3,9 @@ package notify
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -12,8 +14,9 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
+
+	"github.com/superclaude/superclaude/internal/safefs"
 )
 
 // Sink is one way of telling the person.
@@ -82,22 +85,45 @@ func (n *Notifier) Wait(max time.Duration) bool {
 	}
 }
 
+// spoolDir opens the spool directory, creating it (0700) and the state
+// directory above it. Every file in it is reached through safefs, as
+// every file in the state directory is: a link, a FIFO or another user's
+// file planted there is refused, never followed nor waited on.
+func (n *Notifier) spoolDir() (*safefs.Dir, error) {
+	parent := filepath.Dir(n.dir)
+	if err := os.MkdirAll(parent, 0o700); err != nil {
+		return nil, err
+	}
+	p, err := safefs.Open(parent, "")
+	if err != nil {
+		return nil, err
+	}
+	defer p.Close()
+	return p.Child(filepath.Base(n.dir), true)
+}
+
+// maxSpooled bounds what is read of one spooled event, and of the rate
+// limit's record.
+const maxSpooled = 1 << 20
+
+// sentFile is the rate limit's record in the spool: when each session's
+// each kind was last told.
+const sentFile = ".sent.json"
+
 // spool writes ev as a file of its own in the spool, through a
 // temporary name, so that a deliverer never reads half of it.
 func (n *Notifier) spool(ev Event) error {
-	if err := os.MkdirAll(n.dir, 0o700); err != nil {
+	d, err := n.spoolDir()
+	if err != nil {
 		return err
 	}
+	defer d.Close()
 	b, err := json.Marshal(ev)
 	if err != nil {
 		return err
 	}
 	name := fmt.Sprintf("%019d-%d-%d.json", ev.At.UnixNano(), os.Getpid(), n.seq.Add(1))
-	tmp := filepath.Join(n.dir, "."+name+".tmp")
-	if err := os.WriteFile(tmp, b, 0o600); err != nil {
-		return err
-	}
-	return os.Rename(tmp, filepath.Join(n.dir, name))
+	return d.WriteAtomic(name, b, false)
 }
 
 // deliver takes the spool's lock, waits out the coalescing window of the
@@ -105,18 +131,19 @@ func (n *Notifier) spool(ev Event) error {
 // sends what is left as one notification — after the lock is let go, so
 // that a slow notifier holds up no other delivery.
 func (n *Notifier) deliver() {
-	lock, err := os.OpenFile(filepath.Join(n.dir, ".lock"), os.O_CREATE|os.O_RDWR, 0o600)
+	d, err := n.spoolDir()
 	if err != nil {
-		n.log.Warn("notify: the spool's lock", "err", err)
+		n.log.Warn("notify: the spool", "err", err)
 		return
 	}
-	defer lock.Close()
-	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
+	defer d.Close()
+	lock, err := d.Lock(".lock")
+	if err != nil {
 		n.log.Warn("notify: locking the spool", "err", err)
 		return
 	}
-	evs := n.take()
-	syscall.Flock(int(lock.Fd()), syscall.LOCK_UN)
+	evs := n.take(d)
+	lock.Unlock()
 	if len(evs) > 0 {
 		n.send(evs)
 	}
@@ -124,8 +151,8 @@ func (n *Notifier) deliver() {
 
 // take reads and removes the spooled events once the oldest has waited
 // the window, and drops those the rate limit holds back. The lock is held.
-func (n *Notifier) take() []Event {
-	names := n.spooled()
+func (n *Notifier) take(d *safefs.Dir) []Event {
+	names := spooled(d)
 	if len(names) == 0 {
 		return nil
 	}
@@ -135,26 +162,29 @@ func (n *Notifier) take() []Event {
 		}
 	}
 	var evs []Event
-	for _, name := range n.spooled() {
-		path := filepath.Join(n.dir, name)
-		b, err := os.ReadFile(path)
-		os.Remove(path)
+	for _, name := range spooled(d) {
+		b, err := d.ReadFile(name, maxSpooled, "a spooled notification")
+		d.Remove(name)
 		var ev Event
-		if err != nil || json.Unmarshal(b, &ev) != nil {
+		if err == nil {
+			err = json.Unmarshal(b, &ev)
+		}
+		if err != nil {
 			n.log.Warn("notify: an unreadable spooled event, dropped", "file", name, "err", err)
 			continue
 		}
 		evs = append(evs, ev)
 	}
-	return n.limit(evs)
+	return n.limit(d, evs)
 }
 
-// spooled lists the spool's event files, oldest first.
-func (n *Notifier) spooled() []string {
-	ents, _ := os.ReadDir(n.dir)
+// spooled lists the spool's event files, oldest first: the names of
+// events (a temporary file's name starts with a dot).
+func spooled(d *safefs.Dir) []string {
+	all, _ := d.Names()
 	var names []string
-	for _, e := range ents {
-		if name := e.Name(); e.Type().IsRegular() && strings.HasSuffix(name, ".json") && !strings.HasPrefix(name, ".") {
+	for _, name := range all {
+		if strings.HasSuffix(name, ".json") && !strings.HasPrefix(name, ".") {
 			names = append(names, name)
 		}
 	}
@@ -163,13 +193,14 @@ func (n *Notifier) spooled() []string {
 }
 
 // limit drops the events of a session and kind told less than
-// MinInterval ago (the record is .sent.json in the spool), and records
+// MinInterval ago (the record is sentFile in the spool), and records
 // the rest. The lock is held.
-func (n *Notifier) limit(evs []Event) []Event {
-	path := filepath.Join(n.dir, ".sent.json")
+func (n *Notifier) limit(d *safefs.Dir, evs []Event) []Event {
 	sent := map[string]time.Time{}
-	if b, err := os.ReadFile(path); err == nil {
+	if b, err := d.ReadFile(sentFile, maxSpooled, "the notifications' rate record"); err == nil {
 		json.Unmarshal(b, &sent)
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		n.log.Warn("notify: the rate record, started again", "err", err)
 	}
 	now := time.Now()
 	var out []Event
@@ -193,9 +224,8 @@ func (n *Notifier) limit(evs []Event) []Event {
 		}
 	}
 	if b, err := json.Marshal(sent); err == nil {
-		tmp := path + ".tmp"
-		if os.WriteFile(tmp, b, 0o600) == nil {
-			os.Rename(tmp, path)
+		if err := d.WriteAtomic(sentFile, b, false); err != nil {
+			n.log.Warn("notify: writing the rate record", "err", err)
 		}
 	}
 	return out

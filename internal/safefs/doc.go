@@ -3,8 +3,8 @@
 // (.claude/settings.json, .claude/settings.local.json,
 // ~/.claude/settings.json, a --settings file), its log, the sessions
 // directory and everything in it (state files, the event log, the index),
-// a session's log target, the launch directory of claude's settings, and
-// temporary files.
+// a session's log target, the launch directory of claude's settings, the
+// notifications' config file and spool, and temporary files.
 //
 // What can be planted, and what this package does about it:
 //
