@@ -198,10 +198,18 @@ func (s *Store) Deactivate(name, description, keywords string) (*State, error) {
 
 // RequestRestart prepares an overflow restart, state only: killRequested,
 // restartPrompt (what prompt returns for the state under the lock),
-// contextUsage=0, sessionId deleted. Killing the agent is the supervisor's
-// watchdog's job.
-func (s *Store) RequestRestart(name string, prompt func(st *State) string) (*State, error) {
+// contextUsage=0, sessionId deleted. byTurn says the agent's own turn
+// asked for it: every prompt of the person's pending now is marked as
+// that turn's (Prompt.TurnAskedRestart), under the same lock, so that a
+// prompt typed after the request is not. Killing the agent is the
+// supervisor's watchdog's job.
+func (s *Store) RequestRestart(name string, byTurn bool, prompt func(st *State) string) (*State, error) {
 	return s.existing(name, "restart requested", func(st *State) error {
+		if byTurn {
+			for i := range st.PendingPrompts {
+				st.PendingPrompts[i].TurnAskedRestart = true
+			}
+		}
 		st.KillRequested = true
 		st.RestartPrompt = prompt(st)
 		st.ContextUsage = 0

@@ -123,7 +123,7 @@ func TestWriterAudit(t *testing.T) {
 		},
 		{
 			cmd:    "restart",
-			run:    func(s *Store) (*State, error) { return s.RequestRestart("sess", testPrompt) },
+			run:    func(s *Store) (*State, error) { return s.RequestRestart("sess", false, testPrompt) },
 			writes: []string{"contextUsage", "killRequested", "restartPrompt", "sessionId(deleted)"},
 			check: func(t *testing.T, st *State) {
 				want := `continue implement at Phase 3: Execution`
@@ -189,7 +189,7 @@ func TestCommandsOnMissingSessionFail(t *testing.T) {
 	for name, op := range map[string]func() (*State, error){
 		"phase":      func() (*State, error) { return s.Phase("nope", "x") },
 		"deactivate": func() (*State, error) { return s.Deactivate("nope", "", "") },
-		"restart":    func() (*State, error) { return s.RequestRestart("nope", testPrompt) },
+		"restart":    func() (*State, error) { return s.RequestRestart("nope", false, testPrompt) },
 		"target":     func() (*State, error) { return s.Target("nope", "f") },
 		"update":     func() (*State, error) { return s.Set("nope", []string{"a=1"}) },
 	} {
@@ -419,7 +419,7 @@ func TestTransitionsAreLogged(t *testing.T) {
 	if _, err := s.Activate("sess", "implement", Caller{Owner: me}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.RequestRestart("sess", testPrompt); err != nil {
+	if _, err := s.RequestRestart("sess", false, testPrompt); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.Activate("other", "x", Caller{}); err != nil {

@@ -184,6 +184,12 @@ type Prompt struct {
 	At time.Time `json:"at"`
 	// Text is the prompt, verbatim.
 	Text string `json:"text"`
+	// TurnAskedRestart marks a prompt that was pending when the agent's
+	// own turn asked for a restart: the agent had it, was answering it,
+	// and the restart was that turn's doing (perhaps what the prompt
+	// asked for). A restart hands it on as begun, never as unanswered
+	// (CarryText).
+	TurnAskedRestart bool `json:"turnAskedRestart,omitempty"`
 }
 
 // Exists reports whether the state was read from a file, as opposed to

@@ -195,7 +195,7 @@ func TestUnknownFieldsSurviveEveryWrite(t *testing.T) {
 }`)
 	for _, op := range []func() (*State, error){
 		func() (*State, error) { return s.Phase("sess", "Phase 2") },
-		func() (*State, error) { return s.RequestRestart("sess", testPrompt) },
+		func() (*State, error) { return s.RequestRestart("sess", false, testPrompt) },
 		func() (*State, error) { return s.Activate("sess", "test", Caller{}) },
 		func() (*State, error) { return s.Set("sess", []string{"other=1"}) },
 	} {

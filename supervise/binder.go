@@ -89,7 +89,7 @@ func (b *binder) handle(ctx context.Context, req control.Request, peer control.P
 		}
 		resp.Data, _ = json.Marshal(st)
 	case control.OpRestart:
-		ans, err := s.restartSession(restartRequest{Which: req.Session, Transcript: req.Transcript, Now: req.Now, Resume: req.Resume,
+		ans, err := s.restartSession(restartRequest{Which: req.Session, Transcript: req.Transcript, Now: req.Now, Resume: req.Resume, ByAgent: req.ByAgent,
 			Reason: orDefault(req.Reason, "restart requested over the control socket")})
 		if err != nil {
 			return fail("%v", err)
@@ -130,6 +130,10 @@ type restartRequest struct {
 	// unless the context had filled up, instead of a fresh start with the
 	// continuation prompt: nothing is saved or written, as for SIGUSR1.
 	Resume bool
+	// ByAgent: the agent asked for the restart itself, from a tool of the
+	// turn under way. The person's prompts pending then are that turn's:
+	// it was answering them when it asked (state.Prompt.TurnAskedRestart).
+	ByAgent bool
 }
 
 // restartSession performs an overflow restart of a session this supervisor
@@ -206,7 +210,11 @@ func (s *Supervisor) performRestart(sess *state.Session, req restartRequest, wai
 		sess.State = fresh // what the turn we waited for changed
 	}
 	s.dehydrate(sess, arg, req.Transcript, req.Reason)
-	st, err := sess.Store.RequestRestart(sess.Name, func(st *state.State) string {
+	// A turn asked only while one is under way: the agent's Bash tool
+	// runs in a turn, but a shell the person opened from the agent (its
+	// environment names this supervisor too) may run at an idle prompt.
+	byTurn := req.ByAgent && s.agentStatus() != StatusIdle
+	st, err := sess.Store.RequestRestart(sess.Name, byTurn, func(st *state.State) string {
 		return s.cfg.Profile.restartPrompt(arg, st.Skill, st.CurrentPhase)
 	})
 	if err != nil {

@@ -12,7 +12,10 @@ import (
 // agent ended (st.PendingPrompts, noted by the agent's prompt hook before
 // the agent sent them), so that the next agent's first prompt carries
 // them — whatever the restart: an overflow, a blocked compaction, a limit,
-// a restart asked for, a crash. ours reports a prompt superclaude typed
+// a restart asked for, a crash. A prompt whose own turn asked for the
+// restart is carried too, told as begun (state.CarryText), so that what
+// else it asked is not lost and the restart it asked for is not made
+// again. ours reports a prompt superclaude typed
 // itself (the continue after a limit), which is not the person's and is
 // left out.
 //
@@ -60,6 +63,29 @@ func quoted(ps []state.Prompt) string {
 	return strings.Join(q, ", ")
 }
 
+// prompts is "prompt" or "prompts", for n of them.
+func prompts(n int) string {
+	if n == 1 {
+		return "prompt"
+	}
+	return "prompts"
+}
+
+// told renders carried prompts for the event log, each with what the
+// next agent is told of it (state.CarryText).
+func told(ps []state.Prompt) string {
+	q := make([]string, len(ps))
+	for i, p := range ps {
+		q[i] = state.Quote(p.Text, 200)
+		if p.TurnAskedRestart {
+			q[i] += " (its turn asked for this restart: handed on as begun, the restart done)"
+		} else {
+			q[i] += " (not answered yet)"
+		}
+	}
+	return strings.Join(q, ", ")
+}
+
 // typedByUs reports whether a pending prompt is the continue the
 // supervisor typed after a limit (continueAfterLimit), not the person's.
 func (s *Supervisor) typedByUs(p state.Prompt) bool {
@@ -79,13 +105,14 @@ func (s *Supervisor) noteCarry(sess *state.Session, p Plan, lost []state.Prompt,
 		then = *p.Then
 	}
 	if len(then.Carried) > 0 {
-		s.eventIn(sess, "prompt-carried", fmt.Sprintf("the next agent's first prompt carries the person's unanswered prompt %s", quoted(then.Carried)),
+		s.eventIn(sess, "prompt-carried", "the next agent's first prompt carries the person's "+prompts(len(then.Carried))+" "+told(then.Carried),
 			map[string]any{"prompts": len(then.Carried)})
 	}
 	if len(lost) == 0 {
 		return ""
 	}
-	msg := fmt.Sprintf("superclaude: your prompt %s was not answered and could not be carried over (%s): type it again.", quoted(lost), why)
+	msg := fmt.Sprintf("superclaude: no answer to your %s %s had finished, and superclaude could not carry it over (%s): type it again if it still needs doing.",
+		prompts(len(lost)), quoted(lost), why)
 	s.eventIn(sess, "prompt-lost", msg, map[string]any{"prompts": len(lost)})
 	s.log.Warn("a prompt could not be carried over", "why", why, "prompts", len(lost))
 	return msg

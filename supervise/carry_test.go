@@ -61,6 +61,9 @@ func TestCarryAtEveryRestart(t *testing.T) {
 		{"halted: lost", with(exited(1, time.Minute), func(e *Exit) { e.Handoff = true }),
 			session(both(pending("x"), func(st *state.State) { st.NoProgress = 2 })), Claude, 0, 1, ""},
 		{"nothing pending", killed(exited(143, time.Hour)), session(nil), Claude, 0, 0, ""},
+		{"the prompt whose turn asked for the restart: carried as begun", killed(exited(143, time.Hour)),
+			session(both(overflow, pending("run: superclaude +session restart"), func(st *state.State) { st.PendingPrompts[0].TurnAskedRestart = true })),
+			Claude, 1, 0, "> run: superclaude +session restart"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := Decide(tc.exit, tc.st, Policy{ResumeFailWindow: time.Second, MaxNoProgress: 3, LimitContinue: true})
@@ -77,8 +80,8 @@ func TestCarryAtEveryRestart(t *testing.T) {
 				t.Fatalf("args %q lack %q", args, tc.args)
 			}
 			for _, pr := range then.Carried {
-				if !strings.Contains(args, "<<<\n"+pr.Text+"\n>>>") {
-					t.Fatalf("args %q do not carry %q verbatim", args, pr.Text)
+				if verbatim := strings.Contains(args, "<<<\n"+pr.Text+"\n>>>"); verbatim == pr.TurnAskedRestart {
+					t.Fatalf("args %q carry %q verbatim: %v; its turn asked for the restart: %v", args, pr.Text, verbatim, pr.TurnAskedRestart)
 				}
 			}
 		})
@@ -138,7 +141,7 @@ func TestPromptCarriedWhenTheTranscriptIsLate(t *testing.T) {
 	if slices.Contains(h.Prompts, typed) {
 		t.Fatal("the transcript held the prompt already: the race was not run")
 	}
-	store.RequestRestart("S", func(st *state.State) string { return claude.ContinuePrompt("S", st.Skill, "") })
+	store.RequestRestart("S", false, func(st *state.State) string { return claude.ContinuePrompt("S", st.Skill, "") })
 	for _, when := range []string{"before the late write", "after it"} {
 		if when == "after it" {
 			<-wrote

@@ -216,7 +216,7 @@ func runHook(sub string, payload []byte, stdout, stderr io.Writer) int {
 	logIf(err, "hook "+sub+": writing the session")
 	if a.Restart != "" && sess != nil {
 		// The agent cannot go on: its supervisor dehydrates and restarts it.
-		_, err := requestRestart(sess, a.Restart, in.TranscriptPath, true)
+		_, err := requestRestart(sess, a.Restart, in.TranscriptPath, true, false)
 		logIf(err, "hook "+sub+": asking the supervisor to restart the agent")
 	}
 	return a.Write(event, stdout, stderr)

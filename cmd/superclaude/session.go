@@ -313,7 +313,7 @@ turn it is in (a minute at most); --now restarts at once.`,
 			if sup, err := config.Supervisor(); err == nil && state.OwnedBy(sess.State, sup) {
 				own = true
 			}
-			ans, err := requestRestart(sess, "superclaude +session restart", "", now || own)
+			ans, err := requestRestart(sess, "superclaude +session restart", "", now || own, own)
 			if err != nil {
 				return err
 			}
@@ -438,9 +438,10 @@ func readStdinIfPiped(r io.Reader) (string, error) {
 // requestRestart asks the live supervisor that owns sess — its identity
 // verified on the socket, so that no other process can take the request —
 // to restart its agent, for reason; transcript is the agent's transcript
-// when the caller knows it. The supervisor writes the state; this command
-// writes nothing, so a session without a live owner is left as it was.
-func requestRestart(sess *state.Session, reason, transcript string, now bool) (supervise.RestartAnswer, error) {
+// when the caller knows it; byAgent says the agent's own turn asks (its
+// Bash tool). The supervisor writes the state; this command writes
+// nothing, so a session without a live owner is left as it was.
+func requestRestart(sess *state.Session, reason, transcript string, now, byAgent bool) (supervise.RestartAnswer, error) {
 	var ans supervise.RestartAnswer
 	owner := state.Owner(sess.State)
 	if !state.OwnerAlive(sess.State) {
@@ -460,7 +461,7 @@ func requestRestart(sess *state.Session, reason, transcript string, now bool) (s
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	resp, err := control.Call(ctx, sock, owner, control.Request{Op: control.OpRestart, Session: sess.Dir, Reason: reason, Transcript: transcript, Now: now})
+	resp, err := control.Call(ctx, sock, owner, control.Request{Op: control.OpRestart, Session: sess.Dir, Reason: reason, Transcript: transcript, Now: now, ByAgent: byAgent})
 	if err != nil {
 		return ans, fmt.Errorf("session %s: its supervisor (pid %d) did not take the restart: %w; nothing was changed", sess.Name, owner.PID, err)
 	}

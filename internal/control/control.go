@@ -55,6 +55,10 @@ type Request struct {
 	// its context had filled up) instead of starting it fresh with the
 	// continuation prompt.
 	Resume bool `json:"resume,omitempty"`
+	// ByAgent says that the agent asked for the restart itself, from a
+	// tool of the turn under way (its Bash tool ran `+session restart`):
+	// the prompts that turn was answering asked for it, or led to it.
+	ByAgent bool `json:"byAgent,omitempty"`
 }
 
 // Response is one answer.
