@@ -40,6 +40,8 @@ FUZZTIME ?= 15s
 fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzParse -fuzztime=$(FUZZTIME) ./state
 	$(GO) test -run='^$$' -fuzz=FuzzScan -fuzztime=$(FUZZTIME) ./internal/claudeargs
+	$(GO) test -run='^$$' -fuzz=FuzzControlProtocol -fuzztime=$(FUZZTIME) ./internal/control
+	$(GO) test -run='^$$' -fuzz=FuzzHookInput -fuzztime=$(FUZZTIME) ./internal/claude
 
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem ./...

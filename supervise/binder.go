@@ -11,6 +11,7 @@ import (
 
 	"github.com/superclaude/superclaude/internal/control"
 	"github.com/superclaude/superclaude/internal/guard"
+	"github.com/superclaude/superclaude/proc"
 	"github.com/superclaude/superclaude/state"
 )
 
@@ -89,6 +90,11 @@ func (b *binder) handle(ctx context.Context, req control.Request, peer control.P
 		}
 		resp.Data, _ = json.Marshal(st)
 	case control.OpRestart:
+		if s.fromGoneAgent(peer.PID) {
+			// Checked before anything is written: a refused request
+			// changes nothing.
+			return fail("the restart was asked for by what an earlier agent left running (pid %d), not by the running agent nor from outside; nothing was changed", peer.PID)
+		}
 		ans, err := s.restartSession(restartRequest{Which: req.Session, Transcript: req.Transcript, Now: req.Now, Resume: req.Resume, ByAgent: req.ByAgent,
 			Reason: orDefault(req.Reason, "restart requested over the control socket")})
 		if err != nil {
@@ -106,6 +112,40 @@ func (b *binder) handle(ctx context.Context, req control.Request, peer control.P
 		return fail("unknown operation %s", req.Op)
 	}
 	return resp
+}
+
+// fromGoneAgent reports whether pid is a process this supervisor adopted
+// from an agent that has exited: a descendant of the supervisor that is
+// not a descendant of the running agent (a hook of the previous claude,
+// still running after the decision). Its restart request is stale — it
+// was meant for an agent that is gone — and taking it would write the
+// restart into the state and kill the fresh agent. The agent's own
+// requests come from its descendants, a person's from outside the tree.
+func (s *Supervisor) fromGoneAgent(pid int) bool {
+	if pid <= 0 || pid == s.self.PID {
+		return false
+	}
+	agent := 0
+	if a := s.currentAgent(); a != nil {
+		agent = a.PID()
+	}
+	snap, err := proc.List()
+	if err != nil {
+		return false
+	}
+	parent := make(map[int]int, len(snap))
+	for _, p := range snap {
+		parent[p.PID] = p.PPID
+	}
+	for p, hops := pid, 0; p > 1 && hops < 1024; p, hops = parent[p], hops+1 {
+		switch p {
+		case agent:
+			return false
+		case s.self.PID:
+			return true
+		}
+	}
+	return false
 }
 
 // ErrNotOwner reports a restart request for a session another supervisor
@@ -205,6 +245,11 @@ func (s *Supervisor) performRestart(sess *state.Session, req restartRequest, wai
 	arg := sess.Name
 	if sess.Store.Root != s.cfg.Store.Root {
 		arg = sess.Dir
+	}
+	if s.currentAgent() == nil {
+		// The agent ended while the restart waited: nothing to restart,
+		// and nothing is written (the decision for its exit is made).
+		return RestartAnswer{}, errors.New("no agent is running; nothing was changed")
 	}
 	if fresh, err := sess.Store.Load(sess.Name); err == nil {
 		sess.State = fresh // what the turn we waited for changed

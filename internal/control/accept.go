@@ -24,7 +24,24 @@ const (
 	// MaxRequest carries the largest status-line payload superclaude
 	// reads from claude (4 MiB) and the request around it.
 	MaxRequest = 4<<20 + 64<<10
+	// MaxConns and MaxBuffered bound what all connections together may
+	// hold: a connection past MaxConns, or a request that would take the
+	// bytes buffered for requests past MaxBuffered, is answered "busy" at
+	// once and closed (100 clients sending 4 MiB each used to take a
+	// supervisor to 975 MB). A status line or a hook is one small
+	// request, and tries again at its next tick.
+	MaxConns    = 64
+	MaxBuffered = 16 << 20
 )
+
+// budget is what one Serve's connections hold together.
+type budget struct {
+	conns atomic.Int64
+	bytes atomic.Int64
+}
+
+// errBusy refuses a request for which the budget has no room.
+var errBusy = errors.New("busy: too many requests at once")
 
 // Accept backoff: after a failed accept Serve waits, doubling from the
 // first delay up to the last while accept keeps failing.
@@ -64,6 +81,7 @@ func Serve(ctx context.Context, ln *net.UnixListener, h Handler) error {
 	defer stop()
 	defer ln.Close()
 	var delay time.Duration
+	b := &budget{}
 	for {
 		conn, err := ln.AcceptUnix()
 		if err != nil {
@@ -87,11 +105,21 @@ func Serve(ctx context.Context, ln *net.UnixListener, h Handler) error {
 			continue
 		}
 		delay = 0
-		guard.Go(func() { serveConn(ctx, conn, h) })
+		if b.conns.Add(1) > MaxConns {
+			b.conns.Add(-1)
+			conn.SetDeadline(time.Now().Add(time.Second))
+			writeResponse(conn, Response{Error: errBusy.Error()})
+			conn.Close()
+			continue
+		}
+		guard.Go(func() {
+			defer b.conns.Add(-1)
+			serveConn(ctx, conn, h, b)
+		})
 	}
 }
 
-func serveConn(ctx context.Context, conn *net.UnixConn, h Handler) {
+func serveConn(ctx context.Context, conn *net.UnixConn, h Handler, b *budget) {
 	defer conn.Close()
 	conn.SetDeadline(time.Now().Add(time.Duration(requestTimeout.Load())))
 	peer, err := peerOf(conn)
@@ -99,10 +127,19 @@ func serveConn(ctx context.Context, conn *net.UnixConn, h Handler) {
 		writeResponse(conn, Response{Error: "permission denied"})
 		return
 	}
-	line, err := readLine(bufio.NewReader(conn), MaxRequest)
+	var held int64
+	defer func() { b.bytes.Add(-held) }()
+	line, err := readLine(bufio.NewReader(conn), MaxRequest, func(n int) bool {
+		// Twice the line: its bytes, and the request decoded from them.
+		held += 2 * int64(n)
+		return b.bytes.Add(2*int64(n)) <= MaxBuffered
+	})
 	if err != nil {
-		if errors.Is(err, errTooLong) {
+		switch {
+		case errors.Is(err, errTooLong):
 			writeResponse(conn, Response{Error: "bad request: longer than the limit"})
+		case errors.Is(err, errBusy):
+			writeResponse(conn, Response{Error: err.Error()})
 		}
 		return
 	}
@@ -118,14 +155,18 @@ func serveConn(ctx context.Context, conn *net.UnixConn, h Handler) {
 
 var errTooLong = errors.New("request line too long")
 
-// readLine reads one line of at most max bytes. A last line without its
-// newline counts, as before; nothing at all is an error.
-func readLine(r *bufio.Reader, max int) ([]byte, error) {
+// readLine reads one line of at most max bytes, asking room for each
+// piece before it keeps it (errBusy when there is none). A last line
+// without its newline counts, as before; nothing at all is an error.
+func readLine(r *bufio.Reader, max int, room func(n int) bool) ([]byte, error) {
 	var line []byte
 	for {
 		chunk, err := r.ReadSlice('\n')
 		if len(line)+len(chunk) > max {
 			return nil, errTooLong
+		}
+		if !room(len(chunk)) {
+			return nil, errBusy
 		}
 		line = append(line, chunk...)
 		switch {

@@ -1,0 +1,69 @@
+package supervise
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"testing"
+	"time"
+
+	"github.com/superclaude/superclaude/child"
+	"github.com/superclaude/superclaude/internal/control"
+	"github.com/superclaude/superclaude/proc"
+	"github.com/superclaude/superclaude/state"
+)
+
+// Issue 21, partial row: a restart request that came from what a previous
+// agent left — its hook, still running after the decision — wrote the
+// restart into the state and the event log, and killed the fresh agent.
+// A request from a process the supervisor adopted (a descendant of the
+// supervisor, not of its running agent) is refused, and a refused request
+// changes nothing: no state field, no event, no kill. One from outside
+// (another shell of the user) is taken.
+func TestARequestFromAGoneAgentChangesNothing(t *testing.T) {
+	s, store := newBinderSupervisor(t)
+	if _, err := store.Activate("x", "implement", state.Caller{Owner: s.self, Pane: s.cfg.Pane}); err != nil {
+		t.Fatal(err)
+	}
+	ag, err := child.Start(child.Spec{Path: "/bin/sleep", Args: []string{"30"}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer proc.Signal(ag.Identity(), 9)
+	s.mu.Lock()
+	s.current = ag
+	s.mu.Unlock()
+	s.wd.Watch(ag.Identity())
+	go s.wd.Serve(context.Background())
+
+	leftover := exec.Command("sleep", "30") // the supervisor's child, not the agent's
+	if err := leftover.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer leftover.Process.Kill()
+	before, _ := store.Events("x")
+	b := &binder{s: s}
+	resp := b.handle(context.Background(), control.Request{Op: control.OpRestart, Session: store.Root + "/x", Now: true},
+		control.Peer{UID: os.Getuid(), PID: leftover.Process.Pid})
+	if resp.OK {
+		t.Fatalf("a request from a gone agent's leftover was taken: %+v", resp)
+	}
+	st, _ := store.Load("x")
+	if st.KillRequested || st.RestartPrompt != "" || st.Lifecycle != state.Active {
+		t.Fatalf("the refused request wrote the state: %+v", st)
+	}
+	if after, _ := store.Events("x"); len(after) != len(before) {
+		t.Fatalf("the refused request wrote %d events", len(after)-len(before))
+	}
+	time.Sleep(200 * time.Millisecond)
+	if !proc.Alive(ag.Identity()) {
+		t.Fatal("the refused request killed the running agent")
+	}
+	// From outside the supervisor's tree (the test's parent stands for
+	// another shell of the user) it is taken.
+	resp = b.handle(context.Background(), control.Request{Op: control.OpRestart, Session: store.Root + "/x", Now: true},
+		control.Peer{UID: os.Getuid(), PID: os.Getppid()})
+	if !resp.OK {
+		t.Fatalf("a request from outside was refused: %+v", resp)
+	}
+}
