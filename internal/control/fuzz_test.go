@@ -26,7 +26,7 @@ func FuzzControlProtocol(f *testing.F) {
 	}
 	requestTimeout.Store(int64(time.Second))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+		fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
 		if err != nil {
 			t.Skip(err) // out of descriptors: not the protocol's fault
 		}
