@@ -52,6 +52,7 @@ var layer = map[string]int{
 	"testkit/reexec":     6,
 	"testkit/fakeapi":    6,
 	"testkit/fakeopenai": 6,
+	"testkit/fakegemini": 6,
 	"testkit/sshworld":   6,
 	"testkit/fakeagent":  7,
 	"testkit/testbin":    7,
