@@ -70,7 +70,7 @@ func TestRestartWaitsForTheTurnToEnd(t *testing.T) {
 		t.Fatalf("the restart event says it waited %v ms, want ≥ 2000", waited)
 	}
 	why, _ := w.sc("+why", "--sessions", w.sessions, "X")
-	if !strings.Contains(why, "for claude to finish its turn") {
+	if !strings.Contains(why, "for the agent to finish its turn") {
 		t.Fatalf("+why does not say the restart waited:\n%s", why)
 	}
 	tm.typeLine(pane, "/exit")

@@ -273,7 +273,7 @@ func quote(s string) string {
 var transitionFields = []string{
 	"lifecycle", "overflowed", "killRequested", "sessionId", "pid",
 	"fleetPaneId", "skill", "currentPhase", "restartPrompt", "auto",
-	"limit", "halted", "lastExit", "handoff",
+	"limit", "halted", "lastExit", "handoff", "conversationUnknown",
 }
 
 // Changes returns the transition fields that differ between before and

@@ -167,6 +167,14 @@ type State struct {
 	// on), or "off" (nobody: the person must). Empty in files written
 	// before it existed (superclaude's addition).
 	LimitContinue string
+	// AgentProfile names the agent CLI the session's supervisor runs:
+	// claude, codex, gemini … (superclaude's addition).
+	AgentProfile string
+	// ConversationUnknown says why the conversation of the session's agent
+	// cannot be learned — its CLI does not tell, or was started on a
+	// conversation it names by position — so that a restart starts a new
+	// conversation; empty once one is learned (superclaude's addition).
+	ConversationUnknown string
 
 	// extra holds the fields this package does not know, verbatim.
 	extra map[string]json.RawMessage
@@ -550,6 +558,8 @@ var fields = []field{
 	strField("lastPromptId", false, func(s *State) *string { return &s.LastPromptID }),
 	preciseTimeField("lastPromptAt", func(s *State) *time.Time { return &s.LastPromptAt }),
 	strField("limitContinue", false, func(s *State) *string { return &s.LimitContinue }),
+	strField("agentProfile", false, func(s *State) *string { return &s.AgentProfile }),
+	strField("conversationUnknown", false, func(s *State) *string { return &s.ConversationUnknown }),
 }
 
 var fieldByName = func() map[string]*field {

@@ -77,13 +77,12 @@ func (a *agentService) Serve(ctx context.Context) error {
 			}
 		}
 		args := s.cfg.Profile.Args(s.cfg.Args, s.inv, plan, first)
-		// An activation is awaited from this agent when it takes over a
-		// handoff, or follows agents that made no progress (the restart
-		// prompt itself is delivered once).
-		awaited := plan.Action == Fresh && plan.Prompt != ""
-		if sess := s.Mine(); sess != nil && sess.State.NoProgress > 0 {
-			awaited = true
+		sess0 := s.mine()
+		var st0 *state.State
+		if sess0 != nil {
+			st0 = sess0.State
 		}
+		awaited := awaitsActivation(s.cfg.Profile, plan, st0)
 		if s.cfg.ExtraArgs != nil {
 			args = append(s.cfg.ExtraArgs(), args...)
 		}
@@ -104,7 +103,13 @@ func (a *agentService) Serve(ctx context.Context) error {
 			a.restarts = append(a.restarts, time.Now())
 		}
 		s.mu.Lock()
-		s.current, s.started, s.env = ag, time.Now(), spec.Env
+		s.current = ag
+		s.now = Running{Process: ag.Identity(), Args: args, Env: spec.Env, Dir: s.cfg.Dir, Started: time.Now(),
+			Conversation: plan.SessionID}
+		if plan.SessionID != "" && sess0 != nil && sess0.State.SessionID == plan.SessionID {
+			s.now.Transcript = sess0.State.TranscriptPath
+		}
+		s.learned = ""
 		s.mu.Unlock()
 		s.wd.Watch(ag.Identity())
 		if s.stopping.Load() {
@@ -116,7 +121,9 @@ func (a *agentService) Serve(ctx context.Context) error {
 			s.wd.Kill(watchdog.Request{Reason: "superclaude got " + child.SignalName(sig) + " as the agent started", Signal: sig})
 		}
 		s.ensureSession()
-		s.setConversation(plan.SessionID)
+		if why := s.cfg.Profile.cannotLearn(); why != "" && !s.inv.OneShot {
+			s.noteUnknownConversation(why)
+		}
 		s.event("agent-start", plan.Reason, map[string]any{"pid": ag.PID(), "args": args, "plan": plan.Action.String(),
 			"pane": s.cfg.Pane, "conversation": plan.SessionID})
 		s.log.Info("agent started", "pid", ag.PID(), "args", args, "plan", plan.String())
@@ -133,18 +140,19 @@ func (a *agentService) Serve(ctx context.Context) error {
 		swept := s.wd.Sweep(context.Background(), nil)
 
 		e := Exit{
-			Exit:          exit,
-			KilledByUs:    s.killedByUs.Swap(false),
-			StopRequested: s.stopping.Load() || ctx.Err() != nil,
-			Resumed:       plan.Action == Resume,
-			OneShot:       s.inv.OneShot,
-			FirstStart:    a.starts.Load() == 1,
-			Handoff:       awaited,
+			Exit:           exit,
+			KilledByUs:     s.killedByUs.Swap(false),
+			StopRequested:  s.stopping.Load() || ctx.Err() != nil,
+			Resumed:        plan.Action == Resume,
+			ResumeFailCode: s.cfg.Profile.resumeFailCode(),
+			OneShot:        s.inv.OneShot,
+			FirstStart:     a.starts.Load() == 1,
+			Handoff:        awaited,
 		}
 		a.restarts = within(a.restarts, time.Now(), s.cfg.Policy.RestartWindow)
 		e.RecentRestarts = len(a.restarts)
 		a.lastExit = e
-		sess := s.Mine()
+		sess := s.mine()
 		if sess != nil {
 			// What a writer killed mid-write (a status line claude
 			// killed, say) left in the session's directory goes.
@@ -152,8 +160,13 @@ func (a *agentService) Serve(ctx context.Context) error {
 		}
 		var st *state.State
 		name := ""
-		if sess != nil {
+		switch {
+		case sess != nil:
 			name, st = sess.Name, sess.State
+		case s.cfg.Store == nil && s.conversation() != "":
+			// A run without sessions (a library's) still resumes the
+			// conversation its profile learned.
+			st = &state.State{Lifecycle: state.Active, SessionID: s.conversation()}
 		}
 		p := s.leased(Decide(e, st, s.cfg.Policy))
 		p, lost, lostWhy := carry(p, st, s.cfg.Profile, s.typedByUs)
@@ -232,6 +245,20 @@ func joinLines(a, b string) string {
 	return a + "\n" + b
 }
 
+// awaitsActivation reports whether the agent a plan starts must activate
+// its session to count as progress (Exit.Handoff): it takes over a handoff,
+// or follows agents that made no progress (the restart prompt itself is
+// delivered once) — and its profile's agents activate sessions at all. A
+// Codex, which never does, is never counted against the progress breaker
+// (issue 16: three crashes halted a codex session as "no progress").
+func awaitsActivation(p Profile, plan Plan, st *state.State) bool {
+	awaited := plan.Action == Fresh && plan.Prompt != ""
+	if st != nil && st.NoProgress > 0 {
+		awaited = true
+	}
+	return awaited && p.Activates
+}
+
 // costOf and transcriptOf read st, nil or not.
 func costOf(st *state.State) float64 {
 	if st == nil {
@@ -261,10 +288,12 @@ func (a *agentService) wait(ctx context.Context, ag *child.Agent) {
 		defer t.Stop()
 		check = t.C
 	}
-	if s.cfg.Store != nil {
+	if s.cfg.Store != nil || s.cfg.Profile.Conversation != nil {
 		// What the agent is doing (busy, idle, waiting for input), for
 		// +status and a tmux pane's mark — a small file, read once a
-		// second, for profiles that report it — and the heartbeat.
+		// second, for profiles that report it —, the conversation it has,
+		// for profiles that learn it (with sessions or without), and the
+		// heartbeat.
 		t := time.NewTicker(time.Second)
 		defer t.Stop()
 		poll = t.C
@@ -282,9 +311,10 @@ func (a *agentService) wait(ctx context.Context, ag *child.Agent) {
 			s.wd.KillNow(context.Background(), watchdog.Request{Reason: "supervisor shutting down"})
 			return
 		case now := <-poll:
+			s.learnConversation()
 			status := s.agentStatus()
 			s.noteStatus(status)
-			if sess := s.Mine(); sess != nil && sess.State.Limit != "" {
+			if sess := s.mine(); sess != nil && sess.State.Limit != "" {
 				if !sess.State.LimitedUntil.Equal(lastLimit) {
 					lastLimit = sess.State.LimitedUntil
 					s.attention(AttentionLimit, sess.Name, limitWant(sess.State), lastLimit)
@@ -302,7 +332,7 @@ func (a *agentService) wait(ctx context.Context, ag *child.Agent) {
 			lastPoll = status
 		case now := <-check:
 			var st *state.State
-			if sess := s.Mine(); sess != nil {
+			if sess := s.mine(); sess != nil {
 				st = sess.State
 			}
 			var due bool
@@ -365,7 +395,7 @@ func (s *Supervisor) agentEnv() []string {
 // event appends a supervisor event to the event log of the session the
 // agent works in now.
 func (s *Supervisor) event(kind, reason string, detail map[string]any) {
-	s.eventIn(s.Mine(), kind, reason, detail)
+	s.eventIn(s.mine(), kind, reason, detail)
 }
 
 // eventIn appends a supervisor event about sess (nil: no session) to the

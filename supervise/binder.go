@@ -49,17 +49,6 @@ func (b *binder) Serve(ctx context.Context) error {
 	}
 }
 
-// Status is what a status request answers.
-type Status struct {
-	Supervisor string `json:"supervisor"`
-	Session    string `json:"session,omitempty"`
-	SessionDir string `json:"sessionDir,omitempty"`
-	Pane       string `json:"pane,omitempty"`
-	AgentPID   int    `json:"agentPid,omitempty"`
-	Starts     int    `json:"starts"`
-	Socket     string `json:"socket"`
-}
-
 // RestartAnswer is the data of a restart request's answer: the session the
 // owner restarts and the prompt the fresh agent starts with, or, when the
 // restart waits for the agent to finish its turn, that it does.
@@ -70,6 +59,13 @@ type RestartAnswer struct {
 	// Waiting says the agent is in the middle of a turn: the restart
 	// happens when the turn ends, or after Policy.TurnWait at the latest.
 	Waiting bool `json:"waiting,omitempty"`
+	// TurnUnknown says the agent's CLI does not tell whether it is in the
+	// middle of a turn: the restart did not wait for one to end.
+	TurnUnknown bool `json:"turnUnknown,omitempty"`
+	// Resume says the restart carries on the agent's conversation rather
+	// than starting a fresh context: nothing saved the agent's context
+	// for a fresh start (its profile cannot).
+	Resume bool `json:"resume,omitempty"`
 }
 
 func (b *binder) handle(ctx context.Context, req control.Request, peer control.Peer) control.Response {
@@ -81,14 +77,7 @@ func (b *binder) handle(ctx context.Context, req control.Request, peer control.P
 	switch req.Op {
 	case control.OpPing:
 	case control.OpStatus:
-		st := Status{Supervisor: s.self.String(), Pane: s.cfg.Pane, Socket: s.socket, Starts: s.starts()}
-		if sess := s.Mine(); sess != nil {
-			st.Session, st.SessionDir = sess.Name, sess.Dir
-		}
-		if a := s.currentAgent(); a != nil {
-			st.AgentPID = a.PID()
-		}
-		resp.Data, _ = json.Marshal(st)
+		resp.Data, _ = json.Marshal(s.Status())
 	case control.OpRestart:
 		if s.fromGoneAgent(peer.PID) {
 			// Checked before anything is written: a refused request
@@ -198,7 +187,7 @@ func (s *Supervisor) restartSession(req restartRequest) (RestartAnswer, error) {
 	case s.cfg.Store == nil:
 		return RestartAnswer{}, errors.New("this supervisor runs without sessions")
 	case req.Which == "":
-		if sess = s.Mine(); sess == nil {
+		if sess = s.mine(); sess == nil {
 			return RestartAnswer{}, errors.New("the agent has no session")
 		}
 	default:
@@ -217,15 +206,16 @@ func (s *Supervisor) restartSession(req restartRequest) (RestartAnswer, error) {
 		waiting := !req.Now && s.cfg.Policy.TurnWait > 0 && mustWait(s.agentStatus())
 		if req.Now {
 			s.event("restart", req.Reason, map[string]any{"now": true, "resume": true})
-			if !s.RequestRestart(req.Reason) {
+			if !s.requestRestart(req.Reason) {
 				return RestartAnswer{}, errors.New("no agent is running")
 			}
 		} else {
 			s.restartAfterTurn(req.Reason)
 		}
-		return RestartAnswer{Session: sess.Name, Dir: sess.Dir, Waiting: waiting}, nil
+		return RestartAnswer{Session: sess.Name, Dir: sess.Dir, Waiting: waiting, Resume: true}, nil
 	}
-	if !req.Now && s.cfg.Policy.TurnWait > 0 && mustWait(s.agentStatus()) {
+	status := s.agentStatus()
+	if !req.Now && s.cfg.Policy.TurnWait > 0 && mustWait(status) {
 		guard.Go(func() {
 			waited, ended := s.awaitTurn(s.cfg.Policy.TurnWait)
 			s.log.Info("restart waited for the agent's turn", "waited", waited.Round(time.Millisecond), "turn-ended", ended)
@@ -235,7 +225,12 @@ func (s *Supervisor) restartSession(req restartRequest) (RestartAnswer, error) {
 		})
 		return RestartAnswer{Session: sess.Name, Dir: sess.Dir, Waiting: true}, nil
 	}
-	return s.performRestart(sess, req, 0)
+	if !req.Now && status == StatusUnknown {
+		req.Reason += fmt.Sprintf("; the %s profile does not tell whether the agent is in the middle of a turn, so the restart did not wait for one to end", s.cfg.Profile.Name)
+	}
+	ans, err := s.performRestart(sess, req, 0)
+	ans.TurnUnknown = !req.Now && status == StatusUnknown
+	return ans, err
 }
 
 // performRestart is restartSession's second half: dehydrate, write the
@@ -254,7 +249,18 @@ func (s *Supervisor) performRestart(sess *state.Session, req restartRequest, wai
 	if fresh, err := sess.Store.Load(sess.Name); err == nil {
 		sess.State = fresh // what the turn we waited for changed
 	}
-	s.dehydrate(sess, arg, req.Transcript, req.Reason)
+	if !s.dehydrate(sess, arg, req.Transcript, req.Reason) {
+		// Nothing saved the agent's context, so nothing can be handed to
+		// a fresh agent, and a fresh agent is never told to read a file
+		// nobody wrote: restart the agent on its conversation instead
+		// (Decide resumes it when it is known, and says so when not).
+		why := req.Reason + "; no saved context to start fresh from, so the agent restarts on its conversation"
+		s.eventIn(sess, "restart", why, map[string]any{"waitedMs": waited.Milliseconds(), "now": req.Now})
+		if !s.requestRestart(why) {
+			return RestartAnswer{}, errors.New("no agent is running")
+		}
+		return RestartAnswer{Session: sess.Name, Dir: sess.Dir, Resume: true}, nil
+	}
 	// A turn asked only while one is under way: the agent's Bash tool
 	// runs in a turn, but a shell the person opened from the agent (its
 	// environment names this supervisor too) may run at an idle prompt.
@@ -266,7 +272,7 @@ func (s *Supervisor) performRestart(sess *state.Session, req restartRequest, wai
 		return RestartAnswer{}, err
 	}
 	s.eventIn(sess, "restart", req.Reason, map[string]any{"waitedMs": waited.Milliseconds(), "now": req.Now})
-	if !s.RequestRestart(req.Reason) {
+	if !s.requestRestart(req.Reason) {
 		return RestartAnswer{}, errors.New("no agent is running")
 	}
 	return RestartAnswer{Session: sess.Name, Dir: sess.Dir, Prompt: st.RestartPrompt}, nil
@@ -276,13 +282,13 @@ func (s *Supervisor) performRestart(sess *state.Session, req restartRequest, wai
 // socket (`+down`): once the agent has finished its turn, unless now.
 func (s *Supervisor) stopAfterTurn(now bool) {
 	if now || s.cfg.Policy.TurnWait <= 0 || !mustWait(s.agentStatus()) {
-		s.Stop(0)
+		s.stop(0)
 		return
 	}
 	guard.Go(func() {
 		waited, ended := s.awaitTurn(s.cfg.Policy.TurnWait)
 		s.log.Info("stop waited for the agent's turn", "waited", waited.Round(time.Millisecond), "turn-ended", ended)
-		s.Stop(0)
+		s.stop(0)
 	})
 }
 

@@ -191,8 +191,8 @@ func TestARestartCanResumeOrStartFresh(t *testing.T) {
 				b, _ := os.ReadFile(log)
 				return strings.Split(strings.TrimSpace(string(b)), "\n")
 			}
-			waitUntil(t, "the first start and its session", func() bool { return s.Mine() != nil && len(starts()) == 1 && starts()[0] != "" })
-			sess := s.Mine()
+			waitUntil(t, "the first start and its session", func() bool { return s.mine() != nil && len(starts()) == 1 && starts()[0] != "" })
+			sess := s.mine()
 			if _, err := store.Update(sess.Name, "test", func(st *state.State) error { st.SessionID = "conv-1"; return nil }); err != nil {
 				t.Fatal(err)
 			}

@@ -4,7 +4,6 @@ import (
 	"github.com/superclaude/superclaude/internal/claude"
 	"github.com/superclaude/superclaude/internal/claudeargs"
 	"github.com/superclaude/superclaude/internal/envvar"
-	"github.com/superclaude/superclaude/proc"
 )
 
 // Claude is the profile of Claude Code: `--resume <id>`; a first prompt is
@@ -23,10 +22,11 @@ func claudeProfile() Profile {
 		ContextUsage:  ContextStatusLine,
 		RestartPrompt: claude.ContinuePrompt,
 		Dehydrate:     claude.Dehydrate,
-		Status: func(env []string, agent proc.Identity) (string, error) {
-			return claude.AgentStatus(claude.ConfigDirOf(env), agent.PID, agent.Start)
+		Status: func(a Running) (string, error) {
+			return claude.AgentStatus(claude.ConfigDirOf(a.Env), a.Process.PID, a.Process.Start)
 		},
-		Output: claude.RewriteResumeHint,
+		Activates: true,
+		Output:    claude.RewriteResumeHint,
 	}
 }
 

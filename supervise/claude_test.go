@@ -75,7 +75,9 @@ func TestProfileArgs(t *testing.T) {
 		want  []string
 	}{
 		{Plan{Action: Fresh}, true, user},
-		{Plan{Action: Resume, SessionID: "S"}, true, []string{"--model", "opus", "first prompt", "--resume", "S"}},
+		// A pane's first start that resumes its conversation: the prompt
+		// went to that conversation already, and is not sent again.
+		{Plan{Action: Resume, SessionID: "S"}, true, []string{"--model", "opus", "--resume", "S"}},
 		{Plan{Action: Fresh, Prompt: "/session continue"}, false, []string{"/session continue", "--model", "opus"}},
 		{Plan{Action: Resume, SessionID: "S"}, false, []string{"--model", "opus", "--resume", "S"}},
 		{Plan{Action: Fresh}, false, []string{"--model", "opus"}},

@@ -2,6 +2,7 @@ package supervise
 
 import (
 	"fmt"
+	"syscall"
 	"time"
 
 	"github.com/superclaude/superclaude/child"
@@ -41,6 +42,9 @@ type Exit struct {
 	StopRequested bool
 	// Resumed is set when the agent was started with --resume.
 	Resumed bool
+	// ResumeFailCode is the exit code with which the agent's CLI says that
+	// it cannot resume (Profile.ResumeFailCode); zero means 1.
+	ResumeFailCode int
 	// OneShot is set when the agent was run for one answer or one
 	// subcommand (`-p`, `mcp list`, `--version`): its exit is final.
 	OneShot bool
@@ -171,6 +175,14 @@ const (
 	codeSIGHUP  = 128 + 1
 )
 
+// userSignal reports whether an agent killed by sig was ended on purpose by
+// whoever sent it, not crashed: the signals a person, a terminal or a
+// system shutdown sends to end a program. SIGKILL is left out: it is what
+// an out-of-memory killer sends, and what a crash test sends.
+func userSignal(sig syscall.Signal) bool {
+	return sig == syscall.SIGTERM || sig == syscall.SIGHUP || sig == syscall.SIGINT
+}
+
 // A shell's exit codes for a command found but not executable, and not
 // found; an agent that ends with one within cannotRunWindow of its start
 // is not started again.
@@ -191,9 +203,14 @@ const (
 //     the restart prompt, never --resume, whatever sessionId says (R1).
 //  3. killed on a restart request that wrote no state (SIGUSR1): restart,
 //     resuming unless overflowed.
-//  4. --resume that exited 1 at once (unknown or in-use id): fresh start,
-//     and forget the id, so that it is not tried again.
-//  5. the user's own exit — 0, 143, 129 — (S5): stop with that code.
+//  4. --resume that exited at once with the CLI's code for it (unknown or
+//     in-use id): fresh start, and forget the id, so that it is not tried
+//     again.
+//  5. the user's own exit — 0, 143, 129 — (S5): stop with that code. So is
+//     an agent killed by SIGTERM, SIGHUP or SIGINT that the supervisor did
+//     not send: someone ended it on purpose, and a launcher between (the
+//     npm package's node script of Codex) dies by the signal its agent
+//     died by rather than exiting 143. superclaude exits 128+n.
 //  6. an exit while a usage or rate limit holds (the session's limit
 //     resets later) is no crash: resume, unless overflowed, once it resets.
 //  7. anything else is a crash: back off, then resume unless overflowed.
@@ -290,7 +307,7 @@ func decide(e Exit, st *state.State, pol Policy) Plan {
 		p.Cause = CauseRestarted
 		return p
 	}
-	if e.Resumed && e.Code == 1 && e.Signal == 0 && e.Runtime() < pol.ResumeFailWindow {
+	if e.Resumed && e.Code == max(e.ResumeFailCode, 1) && e.Signal == 0 && e.Runtime() < pol.ResumeFailWindow {
 		return Plan{Action: Fresh, Cause: CauseCrash,
 			Reason: fmt.Sprintf("--resume failed (exit 1 after %s): starting fresh", e.Runtime().Round(time.Millisecond))}
 	}
@@ -301,7 +318,7 @@ func decide(e Exit, st *state.State, pol Policy) Plan {
 		return Plan{Action: Stop, ExitCode: e.Code, Cause: CauseCrash,
 			Reason: fmt.Sprintf("the agent could not run (it %s after %s): not started again", e.Exit.String(), e.Runtime().Round(time.Millisecond))}
 	}
-	if e.Signal == 0 && (e.Code == 0 || e.Code == codeSIGTERM || e.Code == codeSIGHUP) {
+	if e.Signal == 0 && (e.Code == 0 || e.Code == codeSIGTERM || e.Code == codeSIGHUP) || userSignal(e.Signal) {
 		return Plan{Action: Stop, ExitCode: e.Code, Cause: CauseUserExit, Reason: "the user's own exit: the agent " + e.Exit.String()}
 	}
 	if st != nil && st.Limit != "" && st.LimitedUntil.After(e.Ended) {

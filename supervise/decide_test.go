@@ -53,6 +53,13 @@ func TestDecideCoversTheSeedScenarios(t *testing.T) {
 		{"S5 SIGTERM from outside", exited(143, time.Hour), session(nil), Stop, 143, "", "", 0},
 		{"S5 terminal hangup", exited(129, time.Hour), session(nil), Stop, 129, "", "", 0},
 		{"S1 no session, /exit", exited(0, time.Minute), nil, Stop, 0, "", "", 0},
+		// Issue 16: a SIGTERM, a hangup or a SIGINT someone sent the agent
+		// is the user's own exit, even when a launcher in between (Codex's
+		// node script) dies by the signal instead of exiting 143.
+		{"SIGTERM through a launcher", signalled(syscall.SIGTERM), session(nil), Stop, 143, "", "", 0},
+		{"SIGHUP through a launcher", signalled(syscall.SIGHUP), session(nil), Stop, 129, "", "", 0},
+		{"SIGINT sent by hand", signalled(syscall.SIGINT), session(nil), Stop, 130, "", "", 0},
+		{"SIGTERM on a restart is ours", with(signalled(syscall.SIGTERM), func(e *Exit) { e.KilledByUs = true }), session(nil), Resume, 0, "", "conv-1", 0},
 
 		// S4 / S6A: overflow restart, sessionId deleted by restart.
 		{"S4 overflow restart", with(exited(143, time.Hour), func(e *Exit) { e.KilledByUs = true }),
@@ -91,6 +98,10 @@ func TestDecideCoversTheSeedScenarios(t *testing.T) {
 		// --resume of an unknown or in-use id: fresh, not a loop.
 		{"resume failed fast", with(exited(1, 2*time.Second), func(e *Exit) { e.Resumed = true }), session(nil), Fresh, 0, "", "", 0},
 		{"resumed, crashed much later", with(exited(1, time.Hour), func(e *Exit) { e.Resumed = true }), session(nil), Backoff, 0, "", "conv-1", Resume},
+		// Each CLI has its own code for it: Gemini CLI's is 42, and its 1 is
+		// a crash (its launcher's, when the CLI under it was killed).
+		{"gemini resume failed fast", with(exited(42, time.Second), func(e *Exit) { e.Resumed, e.ResumeFailCode = true, 42 }), session(nil), Fresh, 0, "", "", 0},
+		{"gemini crashed fast after a resume", with(exited(1, time.Second), func(e *Exit) { e.Resumed, e.ResumeFailCode = true, 42 }), session(nil), Backoff, 0, "", "conv-1", Resume},
 
 		// Crashes: restart within the intensity limit, resuming unless
 		// overflowed.
@@ -349,5 +360,30 @@ func TestWithinKeepsTheWindow(t *testing.T) {
 	}
 	if got := within([]time.Time{t0}, t0, 0); len(got) != 0 {
 		t.Fatalf("a zero window kept %v", got)
+	}
+}
+
+// The progress breaker counts only what applies: an agent is expected to
+// activate its session after a handoff only when its CLI does so at all.
+func TestAwaitsActivationOnlyWhereTheProfileActivates(t *testing.T) {
+	handoff := Plan{Action: Fresh, Prompt: "carry on"}
+	stuck := session(func(st *state.State) { st.NoProgress = 2 })
+	for _, tc := range []struct {
+		p    Profile
+		plan Plan
+		st   *state.State
+		want bool
+	}{
+		{Claude, handoff, nil, true},
+		{Claude, Plan{Action: Resume, SessionID: "c"}, stuck, true},
+		{Claude, Plan{Action: Fresh}, session(nil), false},
+		{Codex, handoff, nil, false},
+		{Codex, Plan{Action: Resume, SessionID: "c"}, stuck, false},
+		{Gemini, handoff, stuck, false},
+		{Generic, handoff, nil, false},
+	} {
+		if got := awaitsActivation(tc.p, tc.plan, tc.st); got != tc.want {
+			t.Errorf("%s %v (no progress %v): %v, want %v", tc.p.Name, tc.plan, tc.st != nil && tc.st.NoProgress > 0, got, tc.want)
+		}
 	}
 }

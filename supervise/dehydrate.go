@@ -12,19 +12,21 @@ import (
 // from the agent's transcript — unless the running agent wrote the file
 // since it started (its own /superclaude:session dehydrate did). arg is
 // how the restart prompt names the session; why says what caused the
-// restart.
+// restart. It reports whether the file now holds this agent's context: a
+// profile without Dehydrate, whose agent saved nothing, has none, and a
+// fresh agent must then not be told to read it.
 //
 // This is what turns a dead end into a restart: an agent whose automatic
 // compaction was blocked, or whose prompt no longer fits, cannot run
 // dehydrate any more; and an agent restarted from outside never did.
-func (s *Supervisor) dehydrate(sess *state.Session, arg, transcript, why string) {
-	if s.cfg.Profile.Dehydrate == nil {
-		return
-	}
+func (s *Supervisor) dehydrate(sess *state.Session, arg, transcript, why string) bool {
 	path := filepath.Join(sess.Dir, state.DehydratedFile)
 	if fi, err := os.Lstat(path); err == nil && fi.Mode().IsRegular() && fi.ModTime().After(s.agentStarted()) {
 		s.log.Info("the agent saved its own context; keeping it", "file", path)
-		return
+		return true
+	}
+	if s.cfg.Profile.Dehydrate == nil {
+		return false
 	}
 	if transcript == "" {
 		transcript = sess.State.TranscriptPath
@@ -36,9 +38,10 @@ func (s *Supervisor) dehydrate(sess *state.Session, arg, transcript, why string)
 	}
 	if err := sess.Store.WriteFile(path, text); err != nil {
 		s.log.Warn("writing the dehydrated context", "file", path, "err", err)
-		return
+		return false
 	}
 	s.log.Info("wrote the dehydrated context", "file", path, "bytes", len(text), "why", why)
+	return true
 }
 
 // overdue reports whether the supervisor must dehydrate for an agent that

@@ -41,7 +41,7 @@ func isInit() bool { return os.Getpid() == 1 }
 // onTerm handles a SIGTERM sent to the supervisor.
 func (s *Supervisor) onTerm() {
 	if !s.asInit || s.termPending.Swap(true) || s.stopping.Load() {
-		s.Stop(syscall.SIGTERM)
+		s.stop(syscall.SIGTERM)
 		return
 	}
 	// From now on the run ends whenever the agent does: an agent that

@@ -1,28 +1,73 @@
 package supervise
 
 import (
+	"time"
+
 	"github.com/superclaude/superclaude/child"
 	"github.com/superclaude/superclaude/proc"
 	"github.com/superclaude/superclaude/state"
 )
 
 // Profile tells the supervisor how to drive one agent CLI: what to run, how
-// to resume a conversation, how to hand it a first prompt, and how to read
-// a user's command line. superclaude ships profiles for Claude Code and for
-// other agent CLIs; a library user can write their own.
+// to read a user's command line, how to start, resume and prompt a
+// conversation, how to learn which conversation the running agent has and
+// what it is doing. superclaude ships profiles for Claude Code, Codex,
+// Gemini CLI and others (docs/agent-clis.md says what each CLI was measured
+// to do); a library user can write their own.
+//
+// Every hook is optional: a nil hook is a capability the CLI lacks, and the
+// supervisor says so where it matters (a restart that cannot resume starts
+// a new conversation and says why; an agent whose state cannot be read
+// shows "unknown" in +status).
 type Profile struct {
 	// Name names the profile ("claude", "codex" …).
 	Name string
 	// Command is the executable run when the user names none.
 	Command string
-	// Scan reads the user's arguments.
+	// Scan reads the user's arguments: whether the run is one answer
+	// (never restarted), whether it names a conversation, and what a
+	// restart runs instead of the first start's words. Nil: every run is
+	// interactive and restarts with the same arguments.
 	Scan func(args []string) Invocation
 	// Resume returns args changed to resume conversation id, or nil when the
-	// CLI cannot resume (then every restart starts fresh).
+	// CLI cannot resume (then every restart starts fresh). It is given the
+	// restart arguments (Invocation.Restart), from which the user's own
+	// choice of conversation is gone, so that the two never stack.
 	Resume func(args []string, id string) []string
+	// Fresh, when set, returns args changed for a start of an interactive
+	// run that is not a resume: Codex is run without its shared background
+	// server, Gemini CLI under a conversation id the supervisor chooses.
+	// Nil leaves them.
+	Fresh func(args []string) []string
 	// Prompt returns args changed to give a fresh conversation prompt as its
 	// first prompt, or nil when the CLI cannot take one.
 	Prompt func(args []string, prompt string) []string
+	// Conversation, when set, learns the conversation the running agent
+	// has: its id and, when there is one, the file the CLI keeps it in
+	// (the transcript). An empty id with a nil error means the agent has
+	// none yet (Codex writes its conversation at the first prompt); an
+	// error means it cannot be learned, which the supervisor records and
+	// shows. The supervisor asks about once a second and binds what it
+	// learns to the session, so that a restart resumes it. Nil: the
+	// profile cannot learn it (Claude Code's is bound by its status line
+	// instead).
+	Conversation func(a Running) (id, transcript string, err error)
+	// Status reads what the running agent says it is doing: StatusBusy,
+	// StatusIdle or StatusWaiting. Nil when the CLI does not say: +status
+	// shows "unknown", and a restart or stop asked for from outside cannot
+	// wait for the agent's turn to end, and says so.
+	Status func(a Running) (string, error)
+	// ResumeFailCode is the exit code with which the CLI says, at once,
+	// that it cannot resume the conversation it was given (an unknown or
+	// deleted id): the supervisor then starts a new one instead of trying
+	// again. Zero means 1 (Claude Code and Codex); Gemini CLI uses 42.
+	ResumeFailCode int
+	// Activates is set when the agent activates its session itself once it
+	// carries on after a restart prompt (Claude Code's /superclaude:session
+	// continue). The progress breaker counts the restarts whose agent ended
+	// before it did; for a CLI that never activates one, there is nothing
+	// to count.
+	Activates bool
 	// ContextUsage says where the conversation's context usage comes from.
 	// ContextNone turns overflow restart off for the profile.
 	ContextUsage ContextSource
@@ -34,16 +79,33 @@ type Profile struct {
 	// Dehydrate writes the dehydrated context of session at skill and
 	// phase — what a fresh agent reads to carry on — from the agent's
 	// transcript (empty when unknown), for a restart the agent did not
-	// dehydrate for itself; why says what caused it. Nil writes none.
+	// dehydrate for itself; why says what caused it. Nil writes none: a
+	// restart of such an agent then resumes its conversation where it can,
+	// and is never told to read a file nobody wrote.
 	Dehydrate func(transcript, session, skill, phase, why string) ([]byte, error)
-	// Status reads what the running agent (started with env) says it is
-	// doing: StatusBusy, StatusIdle or StatusWaiting. Nil when the CLI
-	// does not say; restarts are then never turn-gated.
-	Status func(env []string, agent proc.Identity) (string, error)
 	// Output, when set, rewrites the agent's output on its way to the
-	// terminal (see child.Spec.Rewrite): Claude Code's exit hint names
-	// `claude --resume <id>`, which would run claude without superclaude.
+	// terminal (see child.Spec.Rewrite): an exit hint that names
+	// `claude --resume <id>` or `codex resume <id>` would run the agent
+	// without superclaude.
 	Output child.RewriteFunc
+}
+
+// Running is what a profile's hooks are told of the agent that runs now.
+type Running struct {
+	// Process is the process the supervisor started: the agent, or the
+	// launcher that runs it (an npm package's node script).
+	Process proc.Identity
+	// Args, Env and Dir are its command line (without the executable),
+	// environment and working directory.
+	Args []string
+	Env  []string
+	Dir  string
+	// Started is when it was started.
+	Started time.Time
+	// Conversation and Transcript are the conversation the supervisor
+	// knows it has — the one it resumed, or the one last learned — and
+	// that conversation's file; empty when none is known yet.
+	Conversation, Transcript string
 }
 
 // What an agent is doing, as Profile.Status reports it.
@@ -51,10 +113,14 @@ const (
 	StatusIdle    = "idle"    // at its prompt
 	StatusBusy    = "busy"    // a turn is under way
 	StatusWaiting = "waiting" // it waits for the user's input (a permission dialog …)
+	// StatusUnknown is what +status shows for an agent whose CLI does not
+	// say (its profile has no Status).
+	StatusUnknown = "unknown"
 )
 
 // DefaultRestartPrompt is the restart prompt of a profile that has none of
-// its own: plain words any agent understands.
+// its own: plain words any agent understands. It is given only when the
+// session's directory holds a dehydrated context to read.
 func DefaultRestartPrompt(session, skill, phase string) string {
 	p := "You were restarted with a fresh context to continue the work of session " + session
 	if skill != "" {
@@ -73,6 +139,14 @@ func (p Profile) restartPrompt(session, skill, phase string) string {
 	return DefaultRestartPrompt(session, skill, phase)
 }
 
+// resumeFailCode is ResumeFailCode with its default.
+func (p Profile) resumeFailCode() int {
+	if p.ResumeFailCode == 0 {
+		return 1
+	}
+	return p.ResumeFailCode
+}
+
 // ContextSource is where a profile's context usage comes from.
 type ContextSource string
 
@@ -87,15 +161,16 @@ const (
 // Invocation is what a user's command line asks of the agent.
 type Invocation struct {
 	// OneShot is a run for one answer or one subcommand (`-p`, `mcp list`,
-	// `--version`): no session, no resume, no restart; its exit code is
-	// superclaude's.
+	// `codex exec`, `--version`): no session, no resume, no restart; its
+	// exit code is superclaude's.
 	OneShot bool
 	// PrintsOnly is a one-shot run that only prints (`--version`,
 	// `--help`) and starts nothing: there is nothing to supervise and
 	// nothing it can leave behind.
 	PrintsOnly bool
 	// ChoseConversation is set when the user already named the
-	// conversation (--resume, --continue …): no fleet resume on top.
+	// conversation (--resume, --continue, `codex resume` …): no fleet
+	// resume on top.
 	ChoseConversation bool
 	// Restart is the command line a restarted agent gets, before the
 	// supervisor adds a resume or a prompt: the user's options without
@@ -105,16 +180,22 @@ type Invocation struct {
 }
 
 // Args returns the agent's arguments for a start: the user's own for the
-// first start, the restart arguments after it, changed by the plan's resume
-// or prompt.
+// first start, the restart arguments after it — and for a resume, which
+// carries on a conversation the first prompt already went to — changed by
+// the plan's resume or prompt and the profile's Fresh. A one-shot run runs
+// as typed.
 func (p Profile) Args(user []string, inv Invocation, plan Plan, first bool) []string {
 	base := user
-	if !first {
+	if !first || (plan.Action == Resume && p.Resume != nil) {
 		base = inv.Restart
 	}
 	out := append([]string(nil), base...)
+	if inv.OneShot {
+		return out
+	}
 	prompt := plan.Prompt
-	if plan.Action == Resume && p.Resume != nil {
+	resumed := plan.Action == Resume && p.Resume != nil
+	if resumed {
 		out = p.Resume(out, plan.SessionID)
 		prompt = ""
 	}
@@ -123,6 +204,9 @@ func (p Profile) Args(user []string, inv Invocation, plan Plan, first bool) []st
 	}
 	if prompt != "" && p.Prompt != nil {
 		out = p.Prompt(out, prompt)
+	}
+	if !resumed && p.Fresh != nil {
+		out = p.Fresh(out)
 	}
 	return out
 }

@@ -1,32 +1,13 @@
 package supervise
 
-// The agent CLIs superclaude knows besides Claude Code. None of them gives
-// superclaude its context usage, so overflow restart is off for them (they
-// have ContextNone); crashes are restarted, resuming where the CLI can.
-// A conversation id to resume comes from the session's sessionId, which
-// something must bind (for Claude Code, its status line does; for these,
-// `superclaude +session update sessionId=…` or a wrapper of the user's).
+// The agent CLIs superclaude knows besides Claude Code, Codex and Gemini
+// CLI. None of them gives superclaude its context usage, so overflow
+// restart is off for them (they have ContextNone), and none tells
+// superclaude which conversation it has: a restart starts a new one, and
+// +status and +why say so. Crashes are restarted as for any agent.
 var (
-	// Codex is OpenAI's Codex CLI: `codex resume <id>` (a subcommand); a
-	// first prompt is its positional argument.
-	Codex = Profile{
-		Name: "codex", Command: "codex",
-		Scan:         scanGeneric,
-		Resume:       func(args []string, id string) []string { return append([]string{"resume", id}, args...) },
-		Prompt:       func(args []string, prompt string) []string { return append(args, prompt) },
-		ContextUsage: ContextNone,
-	}
-	// Gemini is Google's Gemini CLI: `--resume <id>`; `--prompt-interactive`
-	// runs a first prompt and stays interactive.
-	Gemini = Profile{
-		Name: "gemini", Command: "gemini",
-		Scan:         scanGeneric,
-		Resume:       appendArgs("--resume"),
-		Prompt:       appendArgs("--prompt-interactive"),
-		ContextUsage: ContextNone,
-	}
-	// OpenCode is opencode: `-s <id>` (--session); `--prompt` for a first
-	// prompt.
+	// OpenCode is opencode: `-s <id>` (--session) resumes a conversation
+	// a person names; `--prompt` for a first prompt.
 	OpenCode = Profile{
 		Name: "opencode", Command: "opencode",
 		Scan:         scanGeneric,
@@ -68,8 +49,17 @@ func appendArgs(flag string) func([]string, string) []string {
 	}
 }
 
-// scanGeneric reads a command line superclaude knows nothing of: never
-// one-shot, and restarted with the same arguments.
+// scanGeneric reads a command line superclaude knows little of: --help
+// and --version only print (every CLI of these reads them so), anything
+// else is interactive and restarted with the same arguments.
 func scanGeneric(args []string) Invocation {
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		if a == "--help" || a == "--version" {
+			return Invocation{OneShot: true, PrintsOnly: true, Restart: args}
+		}
+	}
 	return Invocation{Restart: append([]string(nil), args...)}
 }

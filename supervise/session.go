@@ -15,11 +15,11 @@ import (
 
 var errSkip = errors.New("skip")
 
-// Mine is the session the supervisor's agent works in now, looked up at
+// mine is the session the supervisor's agent works in now, looked up at
 // every call (state.Store.Mine): the session this supervisor activated
 // last — a skill may have activated another a moment ago — else its pane's.
 // Nil when it has none.
-func (s *Supervisor) Mine() *state.Session {
+func (s *Supervisor) mine() *state.Session {
 	if s.cfg.Store == nil {
 		return nil
 	}
@@ -33,10 +33,10 @@ func (s *Supervisor) Mine() *state.Session {
 	return sess
 }
 
-// Session returns the name of the session the agent works in now ("" when
+// session returns the name of the session the agent works in now ("" when
 // it has none).
-func (s *Supervisor) Session() string {
-	if sess := s.Mine(); sess != nil {
+func (s *Supervisor) session() string {
+	if sess := s.mine(); sess != nil {
 		return sess.Name
 	}
 	return ""
@@ -153,7 +153,7 @@ func (s *Supervisor) ensureSession() {
 		return
 	}
 	s.needAuto = false
-	if s.Mine() != nil {
+	if s.mine() != nil {
 		return // the agent activated one already
 	}
 	dir := s.cfg.Dir

@@ -155,7 +155,10 @@ func TestARunThatBeganNothingLeavesNoSession(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := s.run(context.Background())
+			if err := s.start(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			r := s.Wait()
 			names, _ := st.Names()
 			if got := len(names) == 1; got != tc.kept {
 				t.Fatalf("sessions left: %v (result %+v), want kept=%v", names, r, tc.kept)

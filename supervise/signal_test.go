@@ -23,10 +23,17 @@ func TestStopAsTheAgentStartsIsHonoured(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	testHookBeforeStart = func(s *Supervisor) { s.Stop(syscall.SIGTERM) }
+	testHookBeforeStart = func(s *Supervisor) { s.stop(syscall.SIGTERM) }
 	defer func() { testHookBeforeStart = nil }()
 	res := make(chan Result, 1)
-	go func() { res <- s.run(context.Background()) }()
+	go func() {
+		if err := s.start(context.Background()); err != nil {
+			t.Error(err)
+			res <- Result{}
+			return
+		}
+		res <- s.Wait()
+	}()
 	select {
 	case r := <-res:
 		if r.ExitCode != 128+int(syscall.SIGTERM) {

@@ -26,7 +26,7 @@ func (s *Supervisor) statusLine(payload json.RawMessage) control.Response {
 		return resp
 	}
 	info := claude.WithTick(claude.LineInfo{Problem: "no session"}, tick)
-	if sess := s.Mine(); sess != nil {
+	if sess := s.mine(); sess != nil {
 		res, err := claude.Tick(sess, s.self, tick, time.Now(), 0)
 		switch {
 		case errors.Is(err, state.ErrNoSession):
@@ -37,7 +37,7 @@ func (s *Supervisor) statusLine(payload json.RawMessage) control.Response {
 			info = res.Info
 		}
 		if res.Bound != "" {
-			s.setConversation(res.Bound)
+			s.setConversation(res.Bound, tick.TranscriptPath)
 			if holder, ok, err := sess.Store.Lease(res.Bound, s.self); err != nil || !ok {
 				s.log.Warn("conversation lease", "id", res.Bound, "holder", holder.PID, "err", err)
 			}

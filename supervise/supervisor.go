@@ -151,20 +151,25 @@ type Supervisor struct {
 
 	mu      sync.Mutex
 	current *child.Agent
-	// started is when the current agent was started, and env its
-	// environment.
-	started time.Time
-	env     []string
+	// now is what the profile's hooks are told of the current (or last)
+	// agent. Its Conversation is the conversation that agent runs: the
+	// one it resumed, or the one its status line bound or its profile
+	// learned. The state can lose it before the agent ends (a restart
+	// request deletes sessionId); the event log keeps it for +history.
+	now Running
 	// lastStatus is what the agent last said it was doing (noteStatus).
 	lastStatus string
-	// conv is the conversation the current agent runs: the one it
-	// resumed, or the one its status line bound. The state can lose it
-	// before the agent ends (a restart request deletes sessionId); the
-	// event log keeps it for +history.
-	conv string
 	// continuedAt is when the supervisor last typed the continue after a
 	// limit: that prompt is its own, not the person's (typedByUs).
 	continuedAt time.Time
+	// learned is the conversation and transcript learnConversation last
+	// bound for the current agent ("" after each start), and unknownWhy
+	// why the conversation could not be learned, as last recorded.
+	learned, unknownWhy string
+
+	// done is closed when the run has ended, and res is then how.
+	done chan struct{}
+	res  Result
 
 	stopping   atomic.Bool
 	stopSignal atomic.Int32
@@ -177,13 +182,45 @@ type Supervisor struct {
 	socket      string
 }
 
-// Run supervises the agent until it stops for good and returns how.
+// Run supervises the agent until it stops for good and returns how. It is
+// Start and Wait; a setup failure comes back as a Result with a Message.
 func Run(ctx context.Context, cfg Config) Result {
 	s, err := newSupervisor(cfg)
 	if err != nil {
 		return Result{ExitCode: 1, Reason: err.Error(), Message: "superclaude: " + err.Error()}
 	}
 	return s.run(ctx)
+}
+
+// run is start and Wait.
+func (s *Supervisor) run(ctx context.Context) Result {
+	if err := s.start(ctx); err != nil {
+		return Result{ExitCode: 1, Reason: err.Error(), Message: "superclaude: " + err.Error()}
+	}
+	return s.Wait()
+}
+
+// Start starts supervising the agent and returns the running supervisor:
+// a program's handle on it (Status, Restart, Stop, Wait). The agent's
+// first start follows at once, in the background. It fails only when the
+// supervision cannot be set up — its control socket, its terminal; a start
+// that the resume question's answer calls off (Config.Ask) is a run that
+// ended at once, whose Result says so.
+//
+// The supervisor handles the signals superclaude handles (SIGTERM, SIGINT
+// and SIGHUP stop the run, SIGUSR1 restarts the agent after its turn,
+// SIGWINCH resizes its terminal) while it runs, and, on Linux, becomes a
+// child subreaper of the calling process, so that what the agent's tools
+// detach stays within reach of the sweep.
+func Start(ctx context.Context, cfg Config) (*Supervisor, error) {
+	s, err := newSupervisor(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.start(ctx); err != nil {
+		return nil, err
+	}
+	return s, nil
 }
 
 func newSupervisor(cfg Config) (*Supervisor, error) {
@@ -219,14 +256,10 @@ func newSupervisor(cfg Config) (*Supervisor, error) {
 	return s, nil
 }
 
-// Identity is the supervisor's own process identity.
+// Identity is the supervisor's own process identity: what owns its
+// session in the state file and marks every process of its agent (the
+// SUPERCLAUDE_SUPERVISOR variable).
 func (s *Supervisor) Identity() proc.Identity { return s.self }
-
-// Store is the sessions directory the supervisor uses; nil without one.
-func (s *Supervisor) Store() *state.Store { return s.cfg.Store }
-
-// Log is the supervisor's logger.
-func (s *Supervisor) Log() *slog.Logger { return s.log }
 
 // starts is how many times the agent has been started.
 func (s *Supervisor) starts() int {
@@ -236,15 +269,23 @@ func (s *Supervisor) starts() int {
 	return int(s.agent.starts.Load())
 }
 
-func (s *Supervisor) run(ctx context.Context) Result {
+// start sets the run up and starts the tree and the signal loop in the
+// background; done is closed, and res set, when the run has ended.
+func (s *Supervisor) start(ctx context.Context) (err error) {
+	s.done = make(chan struct{})
 	log := s.log
-	// Signals are taken from the first instruction: what came before Run
-	// (CatchSignals) is handed on, and a stop is then honoured wherever
-	// it falls — before the agent starts, it never starts (Serve), and
-	// after, it is killed at once.
+	// Signals are taken from the first instruction: what came before
+	// Start (CatchSignals) is handed on, and a stop is then honoured
+	// wherever it falls — before the agent starts, it never starts
+	// (Serve), and after, it is killed at once.
 	sigs := make(chan os.Signal, 8)
 	signal.Notify(sigs, supervisorSignals...)
-	defer signal.Stop(sigs)
+	handedOn := false
+	defer func() {
+		if !handedOn {
+			signal.Stop(sigs)
+		}
+	}()
 	for _, sig := range takeEarlySignals() {
 		s.onSignal(sig.(syscall.Signal))
 	}
@@ -257,15 +298,14 @@ func (s *Supervisor) run(ctx context.Context) Result {
 	// The control socket exists before the agent starts, so that its
 	// children can always reach it.
 	sock := s.cfg.Socket
-	var err error
 	if sock == "" {
 		if sock, err = control.SocketPath(s.self.PID); err != nil {
-			return Result{ExitCode: 1, Reason: err.Error(), Message: "superclaude: control socket: " + err.Error()}
+			return fmt.Errorf("control socket: %w", err)
 		}
 	}
 	ln, err := control.Listen(sock)
 	if err != nil {
-		return Result{ExitCode: 1, Reason: err.Error(), Message: "superclaude: control socket: " + err.Error()}
+		return fmt.Errorf("control socket: %w", err)
 	}
 	s.socket = sock
 
@@ -283,7 +323,9 @@ func (s *Supervisor) run(ctx context.Context) Result {
 	s.agent = &agentService{s: s, next: first}
 	if first.Action == Stop {
 		ln.Close()
-		return Result{ExitCode: 0, Reason: first.Reason, Message: "superclaude: not started: " + first.Reason}
+		s.res = Result{ExitCode: 0, Reason: first.Reason, Message: "superclaude: not started: " + first.Reason}
+		close(s.done)
+		return nil
 	}
 
 	if t := s.cfg.Terminal; t != nil {
@@ -294,13 +336,11 @@ func (s *Supervisor) run(ctx context.Context) Result {
 		}
 		if err := t.MakeRaw(); err != nil {
 			ln.Close()
-			return Result{ExitCode: 1, Reason: err.Error(), Message: "superclaude: terminal: " + err.Error()}
+			return fmt.Errorf("terminal: %w", err)
 		}
-		defer t.Restore()
 	}
 
 	treeCtx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	tree := suture.New("superclaude", suture.Spec{
 		EventHook:        s.eventHook(cancel),
 		FailureThreshold: s.cfg.FailureThreshold,
@@ -319,19 +359,30 @@ func (s *Supervisor) run(ctx context.Context) Result {
 	s.pendingSignals(sigs)
 
 	done := tree.ServeBackground(treeCtx)
-	log.Info("supervisor started", "pid", s.self.PID, "socket", sock, "pane", s.cfg.Pane, "session", s.Session(), "plan", first.String())
-	for {
-		select {
-		case sig := <-sigs:
-			s.onSignal(sig.(syscall.Signal))
-		case err := <-done:
-			r := s.result(err)
-			if dropped := s.dropEmpty(); dropped != "" && r.Session == dropped {
-				r.Session = ""
-			}
-			return r
+	log.Info("supervisor started", "pid", s.self.PID, "socket", sock, "pane", s.cfg.Pane, "session", s.session(), "plan", first.String())
+	handedOn = true
+	guard.Go(func() {
+		defer close(s.done)
+		defer cancel()
+		defer signal.Stop(sigs)
+		if t := s.cfg.Terminal; t != nil {
+			defer t.Restore()
 		}
-	}
+		for {
+			select {
+			case sig := <-sigs:
+				s.onSignal(sig.(syscall.Signal))
+			case err := <-done:
+				r := s.result(err)
+				if dropped := s.dropEmpty(); dropped != "" && r.Session == dropped {
+					r.Session = ""
+				}
+				s.res = r
+				return
+			}
+		}
+	})
+	return nil
 }
 
 // supervisorSignals are the signals a supervisor answers (onSignal).
@@ -392,6 +443,17 @@ func (s *Supervisor) pendingSignals(sigs <-chan os.Signal) {
 	}
 }
 
+// Wait waits for the run to end — the agent's own exit, a Stop, a signal,
+// the crash limit — and returns how. The agent and everything it started
+// have ended by then, and the terminal is restored.
+func (s *Supervisor) Wait() Result {
+	<-s.done
+	return s.res
+}
+
+// Done is closed when the run has ended; Wait then returns at once.
+func (s *Supervisor) Done() <-chan struct{} { return s.done }
+
 // onSignal handles a signal sent to superclaude itself.
 func (s *Supervisor) onSignal(sig syscall.Signal) {
 	switch sig {
@@ -412,14 +474,14 @@ func (s *Supervisor) onSignal(sig syscall.Signal) {
 	case syscall.SIGTERM:
 		s.onTerm()
 	default:
-		s.Stop(sig)
+		s.stop(sig)
 	}
 }
 
-// RequestRestart kills the agent from outside; what starts next is decided
+// requestRestart kills the agent from outside; what starts next is decided
 // from the session's state once it has exited. It reports false when no
 // agent is running.
-func (s *Supervisor) RequestRestart(reason string) bool {
+func (s *Supervisor) requestRestart(reason string) bool {
 	s.killedByUs.Store(true)
 	ok := s.wd.Kill(watchdog.Request{Reason: reason})
 	if !ok {
@@ -429,10 +491,10 @@ func (s *Supervisor) RequestRestart(reason string) bool {
 	return ok
 }
 
-// Stop ends the run: sig is passed on to the agent (SIGTERM when 0), which
+// stop ends the run: sig is passed on to the agent (SIGTERM when 0), which
 // gets the grace to exit before SIGKILL, and superclaude then exits with
 // the agent's code.
-func (s *Supervisor) Stop(sig syscall.Signal) {
+func (s *Supervisor) stop(sig syscall.Signal) {
 	if sig == 0 {
 		sig = syscall.SIGTERM
 	}
@@ -442,23 +504,31 @@ func (s *Supervisor) Stop(sig syscall.Signal) {
 	s.wd.Kill(watchdog.Request{Reason: "superclaude got " + child.SignalName(sig), Signal: sig})
 }
 
-func (s *Supervisor) setConversation(id string) {
+func (s *Supervisor) setConversation(id, transcript string) {
 	s.mu.Lock()
-	s.conv = id
+	s.now.Conversation, s.now.Transcript = id, transcript
 	s.mu.Unlock()
 }
 
 func (s *Supervisor) conversation() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.conv
+	return s.now.Conversation
 }
 
 // agentStarted is when the current (or last) agent was started.
 func (s *Supervisor) agentStarted() time.Time {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.started
+	return s.now.Started
+}
+
+// running is what the profile's hooks are told of the agent that runs
+// now; ok is false when none does.
+func (s *Supervisor) running() (r Running, ok bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.now, s.current != nil
 }
 
 func (s *Supervisor) currentAgent() *child.Agent {
@@ -481,7 +551,7 @@ func (s *Supervisor) eventHook(cancel context.CancelFunc) suture.EventHook {
 
 func (s *Supervisor) result(treeErr error) Result {
 	r := s.agent.result
-	r.Session = s.Session()
+	r.Session = s.session()
 	if s.crashLoop.Load() {
 		last := s.agent.lastExit
 		r.ExitCode = last.Code
@@ -497,7 +567,7 @@ func (s *Supervisor) result(treeErr error) Result {
 		s.attention(AttentionCrashLimit, r.Session, "look: "+r.Reason+"; superclaude is not restarting it", time.Time{})
 		if next := s.agent.next; len(next.Carried) > 0 {
 			// The restart that was to carry them does not come.
-			r.Message = joinLines(r.Message, s.noteCarry(s.Mine(), Plan{Action: Stop}, next.Carried, "superclaude is not starting the agent again"))
+			r.Message = joinLines(r.Message, s.noteCarry(s.mine(), Plan{Action: Stop}, next.Carried, "superclaude is not starting the agent again"))
 		}
 	}
 	if r.Reason == "" && treeErr != nil && !errors.Is(treeErr, suture.ErrTerminateSupervisorTree) {

@@ -7,20 +7,18 @@ import (
 	"github.com/superclaude/superclaude/state"
 )
 
-// agentStatus is what the running agent says it is doing (Profile.Status),
-// or "" when the profile cannot tell, no agent runs, or the agent has not
-// said yet.
+// agentStatus is what the running agent says it is doing (Profile.Status):
+// StatusUnknown when the profile cannot tell, "" when no agent runs or the
+// agent has not said yet.
 func (s *Supervisor) agentStatus() string {
-	if s.cfg.Profile.Status == nil {
+	r, ok := s.running()
+	switch {
+	case !ok:
 		return ""
+	case s.cfg.Profile.Status == nil:
+		return StatusUnknown
 	}
-	s.mu.Lock()
-	ag, env := s.current, s.env
-	s.mu.Unlock()
-	if ag == nil {
-		return ""
-	}
-	st, err := s.cfg.Profile.Status(env, ag.Identity())
+	st, err := s.cfg.Profile.Status(r)
 	if err != nil {
 		return ""
 	}
@@ -69,9 +67,9 @@ func (s *Supervisor) noteStatus(status string) {
 		}
 		switch {
 		case status == StatusWaiting:
-			s.attention(AttentionNeedsInput, s.Session(), "answer the agent: it waits for your input", time.Time{})
+			s.attention(AttentionNeedsInput, s.session(), "answer the agent: it waits for your input", time.Time{})
 		case was == StatusBusy && status == StatusIdle:
-			s.attention(AttentionTurnEnded, s.Session(), "the agent finished its turn and waits at its prompt", time.Time{})
+			s.attention(AttentionTurnEnded, s.session(), "the agent finished its turn and waits at its prompt", time.Time{})
 		}
 	}
 	if s.currentAgent() == nil {
@@ -80,8 +78,10 @@ func (s *Supervisor) noteStatus(status string) {
 	// Against the state as stored, not the last status seen: a change
 	// whose write was missed (no session found that second, a failed
 	// update) is written at the next poll instead of never.
-	sess := s.Mine()
-	if sess == nil || ((sess.State.AgentStatus == status || status == "") && time.Since(sess.State.LastHeartbeat) < HeartbeatEvery) {
+	sess := s.mine()
+	name := s.cfg.Profile.Name
+	if sess == nil || ((sess.State.AgentStatus == status || status == "") && sess.State.AgentProfile == name &&
+		time.Since(sess.State.LastHeartbeat) < HeartbeatEvery) {
 		return
 	}
 	_, err := sess.Store.Update(sess.Name, "agent status", func(st *state.State) error {
@@ -90,9 +90,10 @@ func (s *Supervisor) noteStatus(status string) {
 		}
 		now := time.Now()
 		beat := now.Sub(st.LastHeartbeat) >= HeartbeatEvery
-		if (st.AgentStatus == status || status == "") && !beat {
+		if (st.AgentStatus == status || status == "") && st.AgentProfile == name && !beat {
 			return state.ErrNoChange
 		}
+		st.AgentProfile = name
 		if st.AgentStatus != status && status != "" {
 			st.AgentStatus, st.AgentStatusAt = status, now
 		}
@@ -117,6 +118,6 @@ func (s *Supervisor) restartAfterTurn(reason string) {
 			waited, _ = s.awaitTurn(s.cfg.Policy.TurnWait)
 		}
 		s.event("restart", reason, map[string]any{"waitedMs": waited.Milliseconds()})
-		s.RequestRestart(reason)
+		s.requestRestart(reason)
 	})
 }

@@ -311,11 +311,12 @@ func supervised(o runOptions, args []string) (code int) {
 		Ask:              terminalAsk(os.Stdin, os.Stdout),
 		Log:              log,
 	}
+	// A drop-in for the agent: a typed run that fails as it starts (an
+	// option it does not know, no network) ends as the plain agent's
+	// would, once.
+	cfg.Policy.StartupFailWindow = 5 * time.Second
 	if profile.Name == supervise.Claude.Name {
-		// A drop-in for claude: a typed run that fails as it starts ends
-		// as plain claude's would, once; its exit hint names superclaude
-		// as the person started it.
-		cfg.Policy.StartupFailWindow = 5 * time.Second
+		// Its exit hint names superclaude as the person started it.
 		cfg.Profile.Output = claude.RewriteResumeHintAs(hintCommand(os.Args[0]))
 	}
 	if !profile.Scan(args).OneShot {

@@ -320,12 +320,19 @@ turn it is in (a minute at most); --now restarts at once.`,
 			if asJSON {
 				return cli.WriteJSON(c.OutOrStdout(), ans)
 			}
-			if ans.Waiting {
-				fmt.Fprintf(c.ErrOrStderr(), "superclaude: claude is in the middle of a turn; the supervisor (pid %d) restarts session %s when it ends, in a minute at most (--now restarts at once)\n",
+			switch {
+			case ans.Waiting:
+				fmt.Fprintf(c.ErrOrStderr(), "superclaude: the agent is in the middle of a turn; the supervisor (pid %d) restarts session %s when it ends, in a minute at most (--now restarts at once)\n",
 					sess.State.PID, ans.Session)
-			} else {
+			case ans.Resume:
+				fmt.Fprintf(c.ErrOrStderr(), "superclaude: the supervisor (pid %d) is restarting session %s's agent on its conversation: nothing saved its context for a fresh start\n",
+					sess.State.PID, ans.Session)
+			default:
 				fmt.Fprintf(c.ErrOrStderr(), "superclaude: the supervisor (pid %d) is restarting session %s; the fresh agent starts with: %s\n",
 					sess.State.PID, ans.Session, ans.Prompt)
+			}
+			if ans.TurnUnknown {
+				fmt.Fprintln(c.ErrOrStderr(), "superclaude: the agent's CLI does not tell whether it is in the middle of a turn, so the restart did not wait for one to end")
 			}
 			_, err = fmt.Fprintln(c.OutOrStdout(), ans.Dir)
 			return err

@@ -117,9 +117,11 @@ func Describe(ev state.Event) string {
 	case "restart":
 		what := "a restart was asked for"
 		if ms, ok := ev.Detail["waitedMs"].(float64); ok && ms >= 1 {
-			what += fmt.Sprintf(" (waited %.1f s for claude to finish its turn)", ms/1000)
+			what += fmt.Sprintf(" (waited %.1f s for the agent to finish its turn)", ms/1000)
 		}
 		return joinWhy(what, plainReason(ev.Reason))
+	case "conversation-unknown":
+		return joinWhy("the agent's conversation cannot be learned", ev.Reason)
 	case "quarantine":
 		return joinWhy("the state file could not be read, so it was kept aside and a new one started", ev.Reason)
 	case "removed":
@@ -365,6 +367,11 @@ func fieldPhrase(field string, old, new any) string {
 			return "the next agent will be told its predecessor saved its work"
 		}
 		return "the new agent was told its predecessor's save and restart are done"
+	case "conversationUnknown":
+		if set {
+			return "the agent's conversation cannot be learned (" + n + "): a restart starts a new one"
+		}
+		return "the agent's conversation is known again"
 	}
 	return field + " changed"
 }

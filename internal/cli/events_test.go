@@ -74,7 +74,7 @@ func TestEventsAreSaidInWords(t *testing.T) {
 			"the agent exited with 143, stopped by superclaude; 2 processes it left behind were ended; next: superclaude stops — superclaude was asked to stop; the agent exited with 143"},
 		{"a restart",
 			state.Event{Actor: "supervisor", Kind: "restart", Reason: "restart asked for from the dashboard", Detail: map[string]any{"waitedMs": 3200.0}},
-			"a restart was asked for (waited 3.2 s for claude to finish its turn) — restart asked for from the dashboard"},
+			"a restart was asked for (waited 3.2 s for the agent to finish its turn) — restart asked for from the dashboard"},
 		{"a resume choice", state.Event{Actor: "supervisor", Kind: "resume-choice", Reason: "new"}, "the person chose: a new conversation"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -46,11 +46,18 @@ type SessionView struct {
 	SessionID     string  `json:"sessionId,omitempty"`
 	LastHeartbeat string  `json:"lastHeartbeat,omitempty"`
 	Restarts      int     `json:"restarts"`
-	// Agent is what a running agent does: busy, idle, or waiting (for the
-	// user's input); empty when the session is not running.
-	Agent      string  `json:"agent,omitempty"`
-	NeedsInput bool    `json:"needsInput"`
-	CostUSD    float64 `json:"costUSD,omitempty"`
+	// Agent is what a running agent does: busy, idle, waiting (for the
+	// user's input), or unknown when its CLI does not tell; empty when the
+	// session is not running.
+	Agent string `json:"agent,omitempty"`
+	// Profile names the agent CLI (claude, codex, gemini …), when the
+	// supervisor recorded it.
+	Profile string `json:"profile,omitempty"`
+	// ConversationUnknown says why the agent's conversation cannot be
+	// learned: a restart starts a new one.
+	ConversationUnknown string  `json:"conversationUnknown,omitempty"`
+	NeedsInput          bool    `json:"needsInput"`
+	CostUSD             float64 `json:"costUSD,omitempty"`
 	// Limit and LimitedUntil: a usage or rate limit that stopped the
 	// agent, and when it resets.
 	Limit        string `json:"limit,omitempty"`
@@ -88,6 +95,7 @@ func View(s state.Session, alive bool, now time.Time) SessionView {
 		FreshAfterOverflow: st.FreshAfterOverflow(), LimitContinue: st.LimitContinue,
 		ContextUsage: st.ContextUsage, SessionID: st.SessionID, Restarts: st.Restarts,
 		CostUSD: st.CostUSD, Limit: st.Limit, Halted: st.Halted, LastExit: st.LastExit,
+		Profile: st.AgentProfile, ConversationUnknown: st.ConversationUnknown,
 	}
 	switch {
 	case !alive:
@@ -228,6 +236,9 @@ func WriteTable(w io.Writer, views []SessionView, now time.Time) error {
 		if v.NeedsInput {
 			agent = "NEEDS INPUT"
 		}
+		if v.Profile != "" && v.Profile != "claude" {
+			agent = v.Profile + ": " + agent
+		}
 		var flags []string
 		if v.Overflowed {
 			flags = append(flags, "overflowed")
@@ -250,6 +261,9 @@ func WriteTable(w io.Writer, views []SessionView, now time.Time) error {
 		}
 		if v.Halted != "" {
 			flags = append(flags, "HALTED")
+		}
+		if v.ConversationUnknown != "" {
+			flags = append(flags, "conversation unknown")
 		}
 		// Every cell goes through termtext.Clean: values from the state
 		// file must carry no escape sequence to the terminal, and no tab

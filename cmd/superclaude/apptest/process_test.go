@@ -424,13 +424,13 @@ func TestExitCodeIsTheAgents(t *testing.T) {
 }
 
 func TestCrashLoopStopsAtTheIntensityLimit(t *testing.T) {
-	// The generic profile: claude's stops a typed run that fails as it
-	// starts (next test).
-	h := newHarness(t, fakeagent.EnvExit+"=1", "SUPERCLAUDE_MAX_CRASHES=3", "SUPERCLAUDE_CRASH_DELAY=50ms", "SUPERCLAUDE_PROFILE=generic")
+	// A crash by a signal: a run that exits non-zero as it starts is not
+	// started again at all (next test).
+	h := newHarness(t, fakeagent.EnvExit+"=signal:9", "SUPERCLAUDE_MAX_CRASHES=3", "SUPERCLAUDE_CRASH_DELAY=50ms", "SUPERCLAUDE_PROFILE=generic")
 	p := h.start()
 	code := p.Wait(t, timeout)
-	if code != 1 {
-		t.Fatalf("superclaude exited %d, want the agent's 1", code)
+	if code != 128+9 {
+		t.Fatalf("superclaude exited %d, want the agent's 137 (SIGKILL)", code)
 	}
 	// suture's threshold of 3 is passed on the fourth failure.
 	if n := len(h.events("start")); n != 4 {
@@ -450,19 +450,24 @@ func TestCrashLoopStopsAtTheIntensityLimit(t *testing.T) {
 	}
 }
 
-// A claude that fails as the person starts it (an option it does not know,
-// no network) ends once with its code, as plain claude does, instead of
-// drawing the same error five times before the crash limit.
-func TestAClaudeThatFailsAsItStartsIsNotStartedAgain(t *testing.T) {
-	h := newHarness(t, fakeagent.EnvExit+"=1", "SUPERCLAUDE_CRASH_DELAY=50ms")
-	p := h.start()
-	if code := p.Wait(t, timeout); code != 1 {
-		t.Fatalf("superclaude exited %d, want the agent's 1", code)
+// An agent that fails as the person starts it (an option it does not know,
+// no network) ends once with its code, as the plain agent does, instead of
+// drawing the same error five times before the crash limit — whatever its
+// profile (issue 16: a codex given a bad flag printed its error 6 times).
+func TestAnAgentThatFailsAsItStartsIsNotStartedAgain(t *testing.T) {
+	for _, profile := range []string{"claude", "codex", "gemini", "generic"} {
+		t.Run(profile, func(t *testing.T) {
+			h := newHarness(t, fakeagent.EnvExit+"=2", "SUPERCLAUDE_CRASH_DELAY=50ms", "SUPERCLAUDE_PROFILE="+profile)
+			p := h.start()
+			if code := p.Wait(t, timeout); code != 2 {
+				t.Fatalf("superclaude exited %d, want the agent's 2", code)
+			}
+			if n := len(h.events("start")); n != 1 {
+				t.Fatalf("the agent was started %d times, want once", n)
+			}
+			cooked(t, p)
+		})
 	}
-	if n := len(h.events("start")); n != 1 {
-		t.Fatalf("the agent was started %d times, want once", n)
-	}
-	cooked(t, p)
 }
 
 func TestSIGUSR1RestartsAndResumes(t *testing.T) {
