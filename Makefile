@@ -11,7 +11,7 @@ DATE    ?= $(shell TZ=UTC git log -1 --format=%cd --date=format-local:%Y-%m-%dT%
 VPKG    := github.com/superclaude/superclaude/internal/version
 LDFLAGS := -X $(VPKG).version=$(VERSION) -X $(VPKG).commit=$(COMMIT) -X $(VPKG).date=$(DATE)
 
-.PHONY: build install test vet fuzz bench e2e release-check goreleaser k8s-check image ci clean
+.PHONY: build install test vet fuzz bench e2e examples release-check goreleaser k8s-check image ci clean
 
 # Static (no cgo): no dynamic loader and libc start-up, about 1.5 ms of
 # every run, which a one-shot run (`superclaude --version`) would pay over
@@ -46,11 +46,18 @@ fuzz:
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem ./...
 
-# The end-to-end test: the real Claude Code CLI, installed with npm into
-# .e2e/, under superclaude on a pty against a fake Messages API on
-# 127.0.0.1 (see e2e/). Tools and the test binary are built first, so the
-# test itself can run with no network but loopback (e2e/loopback.sh).
+# The end-to-end test: the real Claude Code, Codex and Gemini CLIs,
+# installed with npm into .e2e/, under superclaude on a pty against fake
+# model APIs on 127.0.0.1 (see e2e/). Tools and the test binary are built
+# first, so the test itself can run with no network but loopback
+# (e2e/loopback.sh).
 CLAUDE_VERSION  ?= 2.1.330
+# Codex and Gemini CLI run through their npm launchers, as a user's do:
+# Codex's node script (any node) starts its native binary and re-raises
+# the signal that ended it; Gemini CLI is node code and wants node >= 20
+# (docs/agent-clis.md).
+CODEX_VERSION   ?= 0.169.0
+GEMINI_VERSION  ?= 0.61.0
 E2E             := .e2e
 # The npm package ships the native CLI in a platform package; its
 # postinstall only copies that binary over a stub. Run it from the
@@ -58,13 +65,18 @@ E2E             := .e2e
 # version (the package wants node 22; Debian has 18).
 CLAUDE_PLATFORM ?= $(shell uname -s | tr A-Z a-z)-$(shell uname -m | sed -e s/x86_64/x64/ -e s/aarch64/arm64/)
 E2E_CLAUDE      := $(CURDIR)/$(E2E)/npm/node_modules/@anthropic-ai/claude-code-$(CLAUDE_PLATFORM)/claude
+E2E_CODEX       := $(CURDIR)/$(E2E)/npm/node_modules/.bin/codex
+E2E_GEMINI      := $(CURDIR)/$(E2E)/npm/node_modules/.bin/gemini
 e2e:
-	npm install --prefix $(E2E)/npm --no-audit --no-fund --ignore-scripts @anthropic-ai/claude-code@$(CLAUDE_VERSION)
+	npm install --prefix $(E2E)/npm --no-audit --no-fund --ignore-scripts @anthropic-ai/claude-code@$(CLAUDE_VERSION) \
+		@openai/codex@$(CODEX_VERSION) @google/gemini-cli@$(GEMINI_VERSION)
 	test -x $(E2E_CLAUDE) || { echo "e2e: no native claude for $(CLAUDE_PLATFORM) in the npm package"; exit 1; }
+	$(E2E_CODEX) --version && $(E2E_GEMINI) --version
 	CGO_ENABLED=0 $(GO) build -o $(E2E)/bin/superclaude ./cmd/superclaude
 	$(GO) test -c -o $(E2E)/e2e.test ./e2e
 	SUPERCLAUDE_TEST_BIN=$(CURDIR)/$(E2E)/bin/superclaude SUPERCLAUDE_E2E_CLAUDE=$(E2E_CLAUDE) \
-		e2e/loopback.sh $(E2E)/e2e.test -test.v -test.count=1 -test.timeout=10m
+		SUPERCLAUDE_E2E_CODEX=$(E2E_CODEX) SUPERCLAUDE_E2E_GEMINI=$(E2E_GEMINI) \
+		e2e/loopback.sh $(E2E)/e2e.test -test.v -test.count=1 -test.timeout=20m
 
 # Releases (docs/releasing.md): GoReleaser builds the archives, checksums
 # and Homebrew formula from .goreleaser.yaml. release-check builds a
@@ -97,7 +109,15 @@ k8s-check:
 image:
 	docker build --build-arg VERSION=$(VERSION) --build-arg COMMIT=$(COMMIT) --build-arg DATE=$(DATE) -t superclaude:$(VERSION) .
 
-ci: vet test fuzz release-check k8s-check e2e
+
+# The examples/ module: a program outside this module that uses the
+# library alone (it has its own go.mod, which points here). Built, vetted
+# and run: it supervises a stand-in CLI, crashes it and checks that it
+# resumed its conversation.
+examples:
+	cd examples && $(GO) vet ./... && $(GO) build -o /dev/null ./... && $(GO) run ./crashresume
+
+ci: vet test examples fuzz release-check k8s-check e2e
 
 clean:
 	rm -rf bin dist $(E2E)

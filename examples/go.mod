@@ -1,0 +1,14 @@
+module github.com/superclaude/superclaude/examples
+
+go 1.26.0
+
+require github.com/superclaude/superclaude v0.0.0
+
+require (
+	github.com/creack/pty v1.1.24 // indirect
+	github.com/thejerf/suture/v4 v4.0.6 // indirect
+	golang.org/x/sys v0.49.0 // indirect
+	golang.org/x/term v0.47.0 // indirect
+)
+
+replace github.com/superclaude/superclaude => ../
