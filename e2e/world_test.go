@@ -67,8 +67,11 @@ const apiKey = "sk-ant-api03-superclaude-e2e-000000000000"
 
 // newWorld makes a world whose sessions live in the project's own
 // sessions/ directory (the seeds' layout).
-func newWorld(t *testing.T) *world {
-	claudeBin := claudeBinary(t)
+func newWorld(t *testing.T) *world { return newWorldWith(t, claudeBinary(t)) }
+
+// newWorldWith makes a world with claudeBin installed as claude ("": none,
+// for a world of another agent CLI).
+func newWorldWith(t *testing.T, claudeBin string) *world {
 	root := t.TempDir()
 	tmp, err := os.MkdirTemp("", "sc-e2e-") // short: socket paths
 	if err != nil {
@@ -86,7 +89,9 @@ func newWorld(t *testing.T) *world {
 	}
 	// `superclaude` and `claude` on PATH, as installed.
 	os.Symlink(w.superclaude, filepath.Join(tmp, "bin", "superclaude"))
-	os.Symlink(claudeBin, filepath.Join(tmp, "bin", "claude"))
+	if claudeBin != "" {
+		os.Symlink(claudeBin, filepath.Join(tmp, "bin", "claude"))
+	}
 	w.trust(w.project)
 	w.writeJSON(filepath.Join(w.config, "settings.json"), map[string]any{
 		"permissions": map[string]any{"defaultMode": "default", "allow": []string{"Bash"}},
