@@ -73,9 +73,11 @@ e2e:
 	test -x $(E2E_CLAUDE) || { echo "e2e: no native claude for $(CLAUDE_PLATFORM) in the npm package"; exit 1; }
 	$(E2E_CODEX) --version && $(E2E_GEMINI) --version
 	CGO_ENABLED=0 $(GO) build -o $(E2E)/bin/superclaude ./cmd/superclaude
+	cd examples && $(GO) build -o $(CURDIR)/$(E2E)/bin/crashresume ./crashresume
 	$(GO) test -c -o $(E2E)/e2e.test ./e2e
 	SUPERCLAUDE_TEST_BIN=$(CURDIR)/$(E2E)/bin/superclaude SUPERCLAUDE_E2E_CLAUDE=$(E2E_CLAUDE) \
 		SUPERCLAUDE_E2E_CODEX=$(E2E_CODEX) SUPERCLAUDE_E2E_GEMINI=$(E2E_GEMINI) \
+		SUPERCLAUDE_E2E_EXAMPLE=$(CURDIR)/$(E2E)/bin/crashresume \
 		e2e/loopback.sh $(E2E)/e2e.test -test.v -test.count=1 -test.timeout=20m
 
 # Releases (docs/releasing.md): GoReleaser builds the archives, checksums

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -296,5 +297,49 @@ func TestCodexRestartWaitsForTheTurn(t *testing.T) {
 	why, _ := w.sc("+why", sess.Name)
 	if !regexp.MustCompile(`waited [0-9.]+ s for the agent to finish its turn`).MatchString(why) {
 		t.Errorf("+why does not say the restart waited for the turn:\n%s", why)
+	}
+}
+
+// EnvExample is the examples/ module's crashresume program, built by make
+// e2e: a program outside this module that supervises an agent through the
+// public library alone.
+const EnvExample = "SUPERCLAUDE_E2E_EXAMPLE"
+
+// The examples/ module's program supervises the real Codex through the
+// library alone: it learns the conversation, crashes codex, and the
+// restarted codex resumes the same thread — which the fake API sees — and
+// its run, recorded through supervise.OpenSessions, shows in +status with
+// that conversation.
+func TestExampleProgramSupervisesCodexWithCrashResume(t *testing.T) {
+	t.Parallel()
+	example := cliBinary(t, EnvExample, "examples/crashresume")
+	w := newCodexWorld(t)
+	tm := w.tmux()
+	pane := tm.pane("ex", "main", "")
+	out, code := tm.runShell(pane, shellQuote(example)+" -codex codex -sessions "+shellQuote(w.sessions)+" 'hello from a program'")
+	if code != 0 || !strings.Contains(out, "resumed conversation") {
+		t.Fatalf("crashresume exited %d:\n%s", code, out)
+	}
+	threads := map[string]bool{}
+	for _, r := range w.openai.Turns() {
+		threads[r.ThreadID] = true
+	}
+	if len(threads) != 1 {
+		t.Errorf("the program's codex sent its prompt on %d threads (%v), want one", len(threads), threads)
+	}
+	status, err := w.sc("+status", "--json")
+	if err != nil {
+		t.Fatalf("+status: %v\n%s", err, status)
+	}
+	var views []map[string]any
+	json.Unmarshal([]byte(status), &views)
+	found := false
+	for _, v := range views {
+		if threads[fmt.Sprint(v["sessionId"])] && v["profile"] == "codex" {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("+status does not list the program's run:\n%s", status)
 	}
 }

@@ -27,10 +27,13 @@ type Status struct {
 	// StatusBusy, StatusIdle, StatusWaiting, or StatusUnknown when the
 	// profile cannot tell; empty when no agent runs.
 	Agent string `json:"agent,omitempty"`
-	// Conversation is the conversation the running agent has (the one it
-	// resumed, or the one learned since it started), and
-	// ConversationUnknown why it cannot be learned.
+	// Conversation is the conversation the running agent has: the one it
+	// was started on (a resume), or the one learned from it since.
+	// Learned says the profile learned it from the running agent itself
+	// (Profile.Conversation), rather than from its command line alone.
+	// ConversationUnknown says why it cannot be learned.
 	Conversation        string `json:"conversation,omitempty"`
+	Learned             bool   `json:"learned,omitempty"`
 	ConversationUnknown string `json:"conversationUnknown,omitempty"`
 	// Starts is how many times the agent has been started.
 	Starts int `json:"starts"`
@@ -56,6 +59,7 @@ func (s *Supervisor) Status() Status {
 	}
 	s.mu.Lock()
 	st.Conversation, st.ConversationUnknown = s.now.Conversation, s.unknownWhy
+	st.Learned = s.learned != "" && st.AgentPID != 0
 	s.mu.Unlock()
 	if why := s.cfg.Profile.cannotLearn(); why != "" {
 		st.ConversationUnknown = why

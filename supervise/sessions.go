@@ -27,5 +27,10 @@ func OpenSessions(dir string) (*state.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	return state.OpenIn(dir, idx)
+	store, err := state.OpenIn(dir, idx)
+	if err != nil {
+		return nil, err
+	}
+	store.Actor = "supervisor"
+	return store, nil
 }

@@ -80,8 +80,10 @@ func run(codex, sessions string, args []string) error {
 // check waits for the conversation, crashes the agent, and checks that the
 // restarted agent runs the same conversation.
 func check(s *supervise.Supervisor) error {
+	// The conversation, learned from the agent itself, once its turn (if
+	// it was given a prompt) is over.
 	first, err := await(s, "the agent's conversation", func(st supervise.Status) bool {
-		return st.Conversation != "" && st.AgentPID != 0
+		return st.Learned && st.AgentPID != 0 && st.Agent != supervise.StatusBusy
 	})
 	if err != nil {
 		return err
@@ -95,7 +97,7 @@ func check(s *supervise.Supervisor) error {
 		return err
 	}
 	second, err := await(s, "the restarted agent's conversation", func(st supervise.Status) bool {
-		return st.Starts == first.Starts+1 && st.AgentPID != 0 && st.Conversation != ""
+		return st.Starts == first.Starts+1 && st.AgentPID != 0 && st.Learned
 	})
 	if err != nil {
 		return err
