@@ -26,6 +26,7 @@ type Exit struct {
 // Runtime is how long the process ran.
 func (e Exit) Runtime() time.Duration { return e.Ended.Sub(e.Started) }
 
+// String says how the process ended, as the log and +why write it.
 func (e Exit) String() string {
 	switch {
 	case e.Err != nil:

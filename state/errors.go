@@ -20,6 +20,7 @@ type Error struct {
 	KeptAs string
 }
 
+// Error names the file and, where known, the field or the limit.
 func (e *Error) Error() string {
 	file := e.File
 	if file == "" {

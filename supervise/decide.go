@@ -27,6 +27,7 @@ const (
 	Backoff
 )
 
+// String names the action as the log and the event log write it.
 func (a Action) String() string {
 	return [...]string{"stop", "fresh", "resume", "backoff"}[a]
 }
@@ -152,6 +153,7 @@ type Plan struct {
 	Carried []state.Prompt
 }
 
+// String says what the plan does and why, for the log.
 func (p Plan) String() string {
 	switch p.Action {
 	case Stop:

@@ -3,7 +3,11 @@
 // Code: on a pty, restarted by a pure decision function, killed from
 // outside, its leftovers swept.
 //
-// [Run] builds a github.com/thejerf/suture/v4 tree of three services:
+// [Start] builds a github.com/thejerf/suture/v4 tree of three services and
+// returns the running [Supervisor], a program's handle on it: its
+// [Supervisor.Status], a [Supervisor.Restart] after the agent's turn, a
+// [Supervisor.Stop], and [Supervisor.Wait] for how the run ended. [Run] is
+// Start and Wait. The services:
 //
 //   - agent: starts the agent (package child), waits for it, and after each
 //     exit asks [Decide] what to do — stop with the agent's exit code,
@@ -23,6 +27,17 @@
 // limit is passed the supervisor stops and says why instead of backing off
 // forever.
 //
-// A [Profile] tells the tree how to drive one CLI: [Claude] is built in,
-// and superclaude ships others; see the example.
+// A [Profile] tells the tree how to drive one CLI: how to read the user's
+// command line, how to start, resume and prompt a conversation, and —
+// asked while the agent runs — which conversation it has and whether it
+// is busy. The supervisor binds what it learns to the session, so that a
+// crash, a fleet's +down and +up, or a restart from outside resumes the
+// same conversation. [Claude], [Codex] and [Gemini] are built in, measured
+// against the real CLIs (docs/agent-clis.md); [OpenCode], [Aider] and
+// [Generic] run CLIs whose conversation superclaude cannot learn. A program
+// writes its own; see the examples. A run whose Config.Store comes from
+// [OpenSessions] shows in superclaude's +status beside its own runs.
+//
+// Nothing here needs a package of internal/: a program outside this module
+// can use every exported name (examples/crashresume is one).
 package supervise

@@ -127,6 +127,9 @@ func geminiConversation(a Running) (id, transcript string, err error) {
 		id = r
 	}
 	if id == "" || !isUUID(id) {
+		if given, ok := optionValue(words, "--session-id"); ok && !isUUID(given) {
+			return "", "", fmt.Errorf("gemini was started with --session-id %q, which is not a conversation id (a UUID)", given)
+		}
 		if how, ok := optionValue(words, "-r", "--resume"); ok {
 			return "", "", fmt.Errorf("gemini was started with --resume %s: the conversation's id is not on its command line", how)
 		}

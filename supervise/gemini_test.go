@@ -44,7 +44,7 @@ func TestGeminiConversationIsTheIdItWasStartedOn(t *testing.T) {
 	if id, _, _ := geminiConversation(resumed); id != geminiID {
 		t.Errorf("resumed: %q", id)
 	}
-	for _, args := range [][]string{{"--resume", "latest"}, {"-r", "3"}, {"--session-file", "x.json"}} {
+	for _, args := range [][]string{{"--resume", "latest"}, {"-r", "3"}, {"--session-file", "x.json"}, {"--session-id", "not-an-id"}} {
 		if id, _, err := geminiConversation(Running{Args: args, Env: env}); id != "" || err == nil {
 			t.Errorf("%q: %q, %v; want an error saying the id is not known", args, id, err)
 		}

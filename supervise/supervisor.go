@@ -166,6 +166,8 @@ type Supervisor struct {
 	// bound for the current agent ("" after each start), and unknownWhy
 	// why the conversation could not be learned, as last recorded.
 	learned, unknownWhy string
+	// statusErr is the last error of Profile.Status, said once.
+	statusErr string
 
 	// done is closed when the run has ended, and res is then how.
 	done chan struct{}

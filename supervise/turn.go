@@ -20,6 +20,16 @@ func (s *Supervisor) agentStatus() string {
 	}
 	st, err := s.cfg.Profile.Status(r)
 	if err != nil {
+		// An unreadable file of the agent's (a rollout, a chat file) is
+		// the agent's business: it keeps running, and the last status
+		// stands. Said once per cause, in the log.
+		s.mu.Lock()
+		seen := s.statusErr == err.Error()
+		s.statusErr = err.Error()
+		s.mu.Unlock()
+		if !seen {
+			s.log.Warn("cannot read what the agent is doing", "profile", s.cfg.Profile.Name, "err", err)
+		}
 		return ""
 	}
 	return st

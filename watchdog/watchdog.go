@@ -65,6 +65,7 @@ func New(grace time.Duration, markerKey, markerValue string, log *slog.Logger) *
 	return &Watchdog{Grace: grace, MarkerKey: markerKey, MarkerValue: markerValue, Log: log, requests: make(chan Request, 8)}
 }
 
+// String names the service to suture.
 func (w *Watchdog) String() string { return "watchdog" }
 
 // Watch names the agent that kill requests are for. The agent service calls
