@@ -35,36 +35,13 @@ func TestCodexTurnCtrlZAndExitCode(t *testing.T) {
 	}
 	tm.waitScreen(pane, "pong-from-the-fake")
 
-	tm.must("send-keys", "-t", pane, "C-z")
-	screen := tm.waitScreen(pane, "Stopped")
-	code, stty := tm.exitAndStty(pane)
-	if code != 148 {
-		t.Errorf("the shell saw the job end with %d, want 148 (stopped by SIGTSTP)", code)
-	}
-	if bad := cooked(stty); len(bad) != 0 {
-		t.Fatalf("the shell got a terminal that is not cooked: %v missing from %q\n%s", bad, stty, screen)
-	}
-	if !proc.Alive(sup) {
-		t.Fatal("superclaude is gone; it should be stopped")
-	}
-	tm.send(pane, "clear; fg")
-	w.until("codex's prompt to come back after fg", func() bool {
-		s := tm.capture(pane)
-		return strings.Contains(s, "? for shortcuts") && !strings.Contains(s, "EXIT=148")
-	})
+	tm.suspendAndResume(pane, sup, "Stopped", "? for shortcuts")
 	w.openai.Push(fakeopenai.Text("pong-after-fg"))
 	tm.typeCodex(pane, "ping after fg")
 	tm.waitScreen(pane, "pong-after-fg")
 
 	tm.typeCodex(pane, "/quit")
-	w.until("superclaude to be gone", func() bool { return !proc.Alive(sup) })
-	code, stty = tm.exitAndStty(pane)
-	if code != 0 {
-		t.Errorf("superclaude exited %d, want codex's 0", code)
-	}
-	if bad := cooked(stty); len(bad) != 0 {
-		t.Errorf("the terminal is not cooked after exit: %v missing from %q", bad, stty)
-	}
+	tm.exitsCooked(pane, sup, 0)
 	if n := len(w.agentStarts()); n != 1 {
 		t.Errorf("codex was started %d times, want once", n)
 	}

@@ -1,10 +1,8 @@
 package e2e
 
 import (
-	"strings"
 	"testing"
 
-	"github.com/superclaude/superclaude/proc"
 	"github.com/superclaude/superclaude/testkit/fakeapi"
 )
 
@@ -24,36 +22,11 @@ func TestCtrlZSuspendsClaudeInTmux(t *testing.T) {
 	sup := tm.supervisor(pane)
 	tm.waitScreen(pane, "❯")
 
-	tm.must("send-keys", "-t", pane, "C-z")
-	tm.waitScreen(pane, "Stopped")
-	screen := tm.waitScreen(pane, "suspended") // claude's own message
-	code, stty := tm.exitAndStty(pane)
-	if code != 148 {
-		t.Errorf("the shell saw the job end with %d, want 148 (stopped by SIGTSTP)", code)
-	}
-	if bad := cooked(stty); len(bad) != 0 {
-		t.Fatalf("the shell got a terminal that is not cooked: %v missing from %q\n%s", bad, stty, screen)
-	}
-	if !proc.Alive(sup) {
-		t.Fatal("superclaude is gone; it should be stopped")
-	}
-
-	tm.send(pane, "clear; fg")
-	w.until("claude's prompt to come back after fg", func() bool {
-		s := tm.capture(pane)
-		return strings.Contains(s, "❯") && !strings.Contains(s, "EXIT=148")
-	})
+	tm.suspendAndResume(pane, sup, "suspended", "❯") // "suspended": claude's own message
 	w.api.Push(fakeapi.Text("pong-after-fg"))
 	tm.typeLine(pane, "ping after fg")
 	tm.waitScreen(pane, "pong-after-fg")
 
 	tm.typeLine(pane, "/exit")
-	w.until("superclaude to be gone", func() bool { return !proc.Alive(sup) })
-	code, stty = tm.exitAndStty(pane)
-	if code != 0 {
-		t.Errorf("superclaude exited %d, want claude's 0", code)
-	}
-	if bad := cooked(stty); len(bad) != 0 {
-		t.Errorf("the terminal is not cooked after exit: %v missing from %q", bad, stty)
-	}
+	tm.exitsCooked(pane, sup, 0)
 }

@@ -210,3 +210,48 @@ func (s *tmuxServer) supervisor(pane string) proc.Identity {
 }
 
 func (s *tmuxServer) kill() { s.run("kill-server") }
+
+// suspendAndResume presses Ctrl-Z in pane, where superclaude (sup) runs an
+// agent, and checks what a person sees as with the plain agent: a stopped
+// job (exit status 148) on a cooked terminal, superclaude alive. It then
+// runs fg and waits until the agent's screen shows ready again. stopped is
+// what the screen must also show once stopped (the agent's own message,
+// or "Stopped"); it returns that screen.
+func (s *tmuxServer) suspendAndResume(pane string, sup proc.Identity, stopped, ready string) string {
+	t := s.w.t
+	t.Helper()
+	s.must("send-keys", "-t", pane, "C-z")
+	s.waitScreen(pane, "Stopped")
+	screen := s.waitScreen(pane, stopped)
+	code, stty := s.exitAndStty(pane)
+	if code != 148 {
+		t.Errorf("the shell saw the job end with %d, want 148 (stopped by SIGTSTP)", code)
+	}
+	if bad := cooked(stty); len(bad) != 0 {
+		t.Fatalf("the shell got a terminal that is not cooked: %v missing from %q\n%s", bad, stty, screen)
+	}
+	if !proc.Alive(sup) {
+		t.Fatal("superclaude is gone; it should be stopped")
+	}
+	s.send(pane, "clear; fg")
+	s.w.until("the agent's prompt to come back after fg", func() bool {
+		screen := s.capture(pane)
+		return strings.Contains(screen, ready) && !strings.Contains(screen, "EXIT=148")
+	})
+	return screen
+}
+
+// exitsCooked waits for superclaude (sup) in pane to end and checks that
+// it ended with want on a cooked terminal.
+func (s *tmuxServer) exitsCooked(pane string, sup proc.Identity, want int) {
+	t := s.w.t
+	t.Helper()
+	s.w.until("superclaude to be gone", func() bool { return !proc.Alive(sup) })
+	code, stty := s.exitAndStty(pane)
+	if code != want {
+		t.Errorf("superclaude exited %d, want the agent's %d", code, want)
+	}
+	if bad := cooked(stty); len(bad) != 0 {
+		t.Errorf("the terminal is not cooked after exit: %v missing from %q", bad, stty)
+	}
+}

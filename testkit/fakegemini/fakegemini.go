@@ -17,11 +17,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"strings"
-	"sync"
 	"time"
+
+	"github.com/superclaude/superclaude/testkit/fakeserver"
 )
 
 // Kind classifies a request.
@@ -153,21 +153,10 @@ func Obey(r *Request) Reply {
 	if r.EndsWithToolOutput() {
 		return Text("done")
 	}
-	if cmd, ok := RunLine(r.LastUserText()); ok {
+	if cmd, ok := fakeserver.Line(r.LastUserText(), "run: "); ok {
 		return Shell(cmd)
 	}
 	return Text("ok")
-}
-
-// RunLine returns CMD from the last line of text that reads "run: CMD".
-func RunLine(text string) (string, bool) {
-	lines := strings.Split(text, "\n")
-	for i := len(lines) - 1; i >= 0; i-- {
-		if cmd, ok := strings.CutPrefix(strings.TrimSpace(lines[i]), "run: "); ok && cmd != "" {
-			return cmd, true
-		}
-	}
-	return "", false
 }
 
 // Server is the fake API.
@@ -177,48 +166,29 @@ type Server struct {
 	// Fallback answers a turn when the script is empty (nil: Obey).
 	Fallback func(*Request) Reply
 
-	ln   net.Listener
-	hs   *http.Server
-	mu   sync.Mutex
-	cond *sync.Cond
-	q    []Reply
-	reqs []*Request
+	hs     *http.Server
+	script fakeserver.Script[Reply]
+	rec    fakeserver.Record[*Request]
 }
 
 // Start serves on 127.0.0.1 at a random port; it panics if it cannot.
 func Start() *Server {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		panic(err)
-	}
-	s := &Server{ln: ln, URL: "http://" + ln.Addr().String()}
-	s.cond = sync.NewCond(&s.mu)
-	s.hs = &http.Server{Handler: s}
-	go s.hs.Serve(ln)
+	s := &Server{}
+	s.URL, s.hs = fakeserver.Listen(s)
 	return s
 }
 
 // Close stops the server and wakes every WaitAfter.
 func (s *Server) Close() {
 	s.hs.Close()
-	s.mu.Lock()
-	s.cond.Broadcast()
-	s.mu.Unlock()
+	s.rec.Wake()
 }
 
 // Push appends replies to the script.
-func (s *Server) Push(rs ...Reply) {
-	s.mu.Lock()
-	s.q = append(s.q, rs...)
-	s.mu.Unlock()
-}
+func (s *Server) Push(rs ...Reply) { s.script.Push(rs...) }
 
 // Requests returns the recorded requests.
-func (s *Server) Requests() []*Request {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]*Request(nil), s.reqs...)
-}
+func (s *Server) Requests() []*Request { return s.rec.All() }
 
 // Turns returns the recorded KindTurn requests.
 func (s *Server) Turns() []*Request {
@@ -232,31 +202,12 @@ func (s *Server) Turns() []*Request {
 }
 
 // Mark is the number of requests recorded so far, for WaitAfter.
-func (s *Server) Mark() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.reqs)
-}
+func (s *Server) Mark() int { return s.rec.Mark() }
 
 // WaitAfter waits until a request recorded after mark satisfies pred and
 // returns it.
 func (s *Server) WaitAfter(mark int, timeout time.Duration, pred func(*Request) bool) (*Request, bool) {
-	deadline := time.Now().Add(timeout)
-	t := time.AfterFunc(timeout, func() { s.mu.Lock(); s.cond.Broadcast(); s.mu.Unlock() })
-	defer t.Stop()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for i := mark; ; {
-		for ; i < len(s.reqs); i++ {
-			if pred == nil || pred(s.reqs[i]) {
-				return s.reqs[i], true
-			}
-		}
-		if !time.Now().Before(deadline) {
-			return nil, false
-		}
-		s.cond.Wait()
-	}
+	return s.rec.WaitAfter(mark, timeout, pred)
 }
 
 // IsTurn is a predicate for WaitAfter.
@@ -285,11 +236,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, hr *http.Request) {
 	if req.Kind == KindTurn {
 		reply = s.take(req)
 	}
-	s.mu.Lock()
-	req.Seq = len(s.reqs) + 1
-	s.reqs = append(s.reqs, req)
-	s.cond.Broadcast()
-	s.mu.Unlock()
+	s.rec.Add(req, func(n int) { req.Seq = n })
 	switch req.Kind {
 	case KindTurn:
 		s.stream(w, reply)
@@ -304,19 +251,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, hr *http.Request) {
 }
 
 func (s *Server) take(req *Request) Reply {
-	s.mu.Lock()
-	if len(s.q) > 0 {
-		r := s.q[0]
-		s.q = s.q[1:]
-		s.mu.Unlock()
+	if r, ok := s.script.Take(nil); ok {
 		return r
 	}
-	fb := s.Fallback
-	s.mu.Unlock()
-	if fb == nil {
-		fb = Obey
+	if s.Fallback != nil {
+		return s.Fallback(req)
 	}
-	return fb(req)
+	return Obey(req)
 }
 
 // response is one GenerateContentResponse holding part.

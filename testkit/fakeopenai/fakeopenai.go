@@ -22,11 +22,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"strings"
-	"sync"
 	"time"
+
+	"github.com/superclaude/superclaude/testkit/fakeserver"
 )
 
 // Kind classifies a request.
@@ -176,25 +176,13 @@ func Obey(r *Request) Reply {
 		return Text("done")
 	}
 	text := r.LastUserText()
-	if cmd, ok := Line(text, "run: "); ok {
+	if cmd, ok := fakeserver.Line(text, "run: "); ok {
 		return Exec(cmd)
 	}
-	if cmd, ok := Line(text, "ask: "); ok {
+	if cmd, ok := fakeserver.Line(text, "ask: "); ok {
 		return Escalated(cmd)
 	}
 	return Text("ok")
-}
-
-// Line returns what follows prefix on the last line of text that starts
-// with it.
-func Line(text, prefix string) (string, bool) {
-	lines := strings.Split(text, "\n")
-	for i := len(lines) - 1; i >= 0; i-- {
-		if rest, ok := strings.CutPrefix(strings.TrimSpace(lines[i]), prefix); ok && rest != "" {
-			return rest, true
-		}
-	}
-	return "", false
 }
 
 // Server is the fake API.
@@ -204,48 +192,29 @@ type Server struct {
 	// Fallback answers a turn when the script is empty (nil: Obey).
 	Fallback func(*Request) Reply
 
-	ln   net.Listener
-	hs   *http.Server
-	mu   sync.Mutex
-	cond *sync.Cond
-	q    []Reply
-	reqs []*Request
+	hs     *http.Server
+	script fakeserver.Script[Reply]
+	rec    fakeserver.Record[*Request]
 }
 
 // Start serves on 127.0.0.1 at a random port; it panics if it cannot.
 func Start() *Server {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		panic(err)
-	}
-	s := &Server{ln: ln, URL: "http://" + ln.Addr().String()}
-	s.cond = sync.NewCond(&s.mu)
-	s.hs = &http.Server{Handler: s}
-	go s.hs.Serve(ln)
+	s := &Server{}
+	s.URL, s.hs = fakeserver.Listen(s)
 	return s
 }
 
 // Close stops the server and wakes every WaitFor.
 func (s *Server) Close() {
 	s.hs.Close()
-	s.mu.Lock()
-	s.cond.Broadcast()
-	s.mu.Unlock()
+	s.rec.Wake()
 }
 
 // Push appends replies to the script.
-func (s *Server) Push(rs ...Reply) {
-	s.mu.Lock()
-	s.q = append(s.q, rs...)
-	s.mu.Unlock()
-}
+func (s *Server) Push(rs ...Reply) { s.script.Push(rs...) }
 
 // Requests returns the recorded requests.
-func (s *Server) Requests() []*Request {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]*Request(nil), s.reqs...)
-}
+func (s *Server) Requests() []*Request { return s.rec.All() }
 
 // Turns returns the recorded KindTurn requests.
 func (s *Server) Turns() []*Request {
@@ -259,31 +228,12 @@ func (s *Server) Turns() []*Request {
 }
 
 // Mark is the number of requests recorded so far, for WaitAfter.
-func (s *Server) Mark() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.reqs)
-}
+func (s *Server) Mark() int { return s.rec.Mark() }
 
 // WaitAfter waits until a request recorded after mark satisfies pred and
 // returns it.
 func (s *Server) WaitAfter(mark int, timeout time.Duration, pred func(*Request) bool) (*Request, bool) {
-	deadline := time.Now().Add(timeout)
-	t := time.AfterFunc(timeout, func() { s.mu.Lock(); s.cond.Broadcast(); s.mu.Unlock() })
-	defer t.Stop()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for i := mark; ; {
-		for ; i < len(s.reqs); i++ {
-			if pred == nil || pred(s.reqs[i]) {
-				return s.reqs[i], true
-			}
-		}
-		if !time.Now().Before(deadline) {
-			return nil, false
-		}
-		s.cond.Wait()
-	}
+	return s.rec.WaitAfter(mark, timeout, pred)
 }
 
 // WaitFor is WaitAfter over every request.
@@ -325,15 +275,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, hr *http.Request) {
 	case KindSide:
 		reply = Text("Fake title")
 	}
-	s.mu.Lock()
-	req.Seq = len(s.reqs) + 1
 	if req.Kind != KindOther {
 		r := reply
 		req.Reply = &r
 	}
-	s.reqs = append(s.reqs, req)
-	s.cond.Broadcast()
-	s.mu.Unlock()
+	s.rec.Add(req, func(n int) { req.Seq = n })
 	if req.Kind == KindOther {
 		w.Header().Set("Content-Type", "application/json")
 		io.WriteString(w, "{}")
@@ -343,20 +289,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, hr *http.Request) {
 }
 
 func (s *Server) take(req *Request) Reply {
-	s.mu.Lock()
-	for i, r := range s.q {
-		if r.Match == nil || r.Match(req) {
-			s.q = append(s.q[:i:i], s.q[i+1:]...)
-			s.mu.Unlock()
-			return r
-		}
+	if r, ok := s.script.Take(func(r Reply) bool { return r.Match == nil || r.Match(req) }); ok {
+		return r
 	}
-	fb := s.Fallback
-	s.mu.Unlock()
-	if fb == nil {
-		fb = Obey
+	if s.Fallback != nil {
+		return s.Fallback(req)
 	}
-	return fb(req)
+	return Obey(req)
 }
 
 // answer streams r as the Responses API does.
