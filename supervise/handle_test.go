@@ -74,12 +74,16 @@ func TestAnAgentThatTellsNothingIsShownAsUnknown(t *testing.T) {
 	if st.Agent != StatusUnknown || !strings.Contains(st.ConversationUnknown, "cannot tell which conversation") {
 		t.Errorf("status %+v: want agent unknown and why its conversation is unknown", st)
 	}
-	sess, err := store.Load(st.Session)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(sess.ConversationUnknown, "cannot tell") {
-		t.Errorf("the session does not say its conversation is unknown: %+v", sess)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		sess, err := store.Load(st.Session)
+		if err == nil && strings.Contains(sess.ConversationUnknown, "cannot tell") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the session does not say its conversation is unknown: %+v, %v", sess, err)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 	first := st.AgentPID
 	if err := s.Restart("", false); err != nil {
