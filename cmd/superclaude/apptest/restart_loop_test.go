@@ -102,7 +102,10 @@ func TestStaleTempFilesOfKilledWritersAreRemoved(t *testing.T) {
 		t.Fatalf("a stale temporary file outlived the supervisor's start: %v", err)
 	}
 	second := plant("..state.json.tmp-killed2")
-	p.Type("exit 3") // a crash: the supervisor decides, then restarts
+	// A crash (SIGKILL: a non-zero exit this soon after the start would
+	// be a run that failed as it started, which is not started again):
+	// the supervisor decides, then restarts.
+	syscall.Kill(h.events("start")[0].PID, syscall.SIGKILL)
 	h.waitStarts(2, timeout)
 	if _, err := os.Stat(second); !os.IsNotExist(err) {
 		t.Fatalf("a stale temporary file outlived the agent's exit: %v", err)
