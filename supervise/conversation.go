@@ -71,8 +71,8 @@ func (s *Supervisor) learnConversation() {
 }
 
 // noteUnknownConversation records, once per reason, that the agent's
-// conversation cannot be learned and why: in the session (which +status
-// shows) and the event log (which +why tells).
+// conversation cannot be learned and why: in the session, which +status
+// shows, and so in the event log's transition, which +why tells.
 func (s *Supervisor) noteUnknownConversation(why string) {
 	s.mu.Lock()
 	seen := why == s.unknownWhy
@@ -85,7 +85,7 @@ func (s *Supervisor) noteUnknownConversation(why string) {
 	if sess == nil {
 		return
 	}
-	_, err := sess.Store.Update(sess.Name, "the agent's conversation cannot be learned: "+why, func(st *state.State) error {
+	_, err := sess.Store.Update(sess.Name, "conversation unknown", func(st *state.State) error {
 		if !st.Exists() {
 			return state.ErrNoSession
 		}
@@ -98,7 +98,6 @@ func (s *Supervisor) noteUnknownConversation(why string) {
 	if err != nil && !errors.Is(err, state.ErrNoChange) && !errors.Is(err, state.ErrNoSession) {
 		s.log.Warn("recording an unknown conversation", "session", sess.Name, "err", err)
 	}
-	s.eventIn(sess, "conversation-unknown", why+"; a restart starts a new conversation", nil)
 }
 
 // cannotLearn is why a profile's conversation cannot be learned at all, or

@@ -120,8 +120,6 @@ func Describe(ev state.Event) string {
 			what += fmt.Sprintf(" (waited %.1f s for the agent to finish its turn)", ms/1000)
 		}
 		return joinWhy(what, plainReason(ev.Reason))
-	case "conversation-unknown":
-		return joinWhy("the agent's conversation cannot be learned", ev.Reason)
 	case "quarantine":
 		return joinWhy("the state file could not be read, so it was kept aside and a new one started", ev.Reason)
 	case "removed":
@@ -226,7 +224,7 @@ func describeTransition(reason string, changes map[string][2]any) string {
 // status line's name) and words superclaude's own shorthands.
 func plainReason(reason string) string {
 	switch {
-	case reason == "status line", reason == "agent status", reason == "update":
+	case reason == "status line", reason == "agent status", reason == "update", reason == "conversation unknown":
 		return ""
 	case strings.HasPrefix(reason, "hook "):
 		_, rest, ok := strings.Cut(reason, ": ")

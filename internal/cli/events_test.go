@@ -76,6 +76,10 @@ func TestEventsAreSaidInWords(t *testing.T) {
 			state.Event{Actor: "supervisor", Kind: "restart", Reason: "restart asked for from the dashboard", Detail: map[string]any{"waitedMs": 3200.0}},
 			"a restart was asked for (waited 3.2 s for the agent to finish its turn) — restart asked for from the dashboard"},
 		{"a resume choice", state.Event{Actor: "supervisor", Kind: "resume-choice", Reason: "new"}, "the person chose: a new conversation"},
+		{"conversation unknown, as a transition",
+			state.Event{Actor: "supervisor", Kind: "transition", Reason: "conversation unknown",
+				Changes: map[string][2]any{"conversationUnknown": {nil, "gemini was started with --resume latest"}}},
+			"the agent's conversation cannot be learned (gemini was started with --resume latest): a restart starts a new one"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := Describe(tc.ev)
