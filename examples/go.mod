@@ -9,6 +9,7 @@ require (
 	github.com/thejerf/suture/v4 v4.0.6 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/term v0.47.0 // indirect
+	mvdan.cc/sh/v3 v3.14.1 // indirect
 )
 
 replace github.com/superclaude/superclaude => ../
