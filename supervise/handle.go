@@ -41,6 +41,12 @@ type Status struct {
 	Socket string `json:"socket"`
 	// Ended is set once the run has ended (Wait returns at once).
 	Ended bool `json:"ended,omitempty"`
+	// StoreProblem, when set, says why the status line's ticks cannot be
+	// stored (a full disk), and SeenUsage is the context usage the last
+	// one showed: the overflow guard goes by it, not by the stale usage
+	// in the state.
+	StoreProblem string  `json:"storeProblem,omitempty"`
+	SeenUsage    float64 `json:"seenUsage,omitempty"`
 }
 
 // Status reports what the supervisor knows of its run now. It reads what
@@ -49,6 +55,7 @@ type Status struct {
 func (s *Supervisor) Status() Status {
 	st := Status{Supervisor: s.self.String(), Profile: s.cfg.Profile.Name, Pane: s.cfg.Pane, Socket: s.socket,
 		Starts: s.starts()}
+	st.SeenUsage, st.StoreProblem = s.storeState()
 	if sess := s.mine(); sess != nil {
 		st.Session, st.SessionDir = sess.Name, sess.Dir
 	}

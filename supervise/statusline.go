@@ -3,6 +3,8 @@ package supervise
 import (
 	"encoding/json"
 	"errors"
+	"io/fs"
+	"os"
 	"time"
 
 	"github.com/superclaude/superclaude/internal/claude"
@@ -31,9 +33,13 @@ func (s *Supervisor) statusLine(payload json.RawMessage) control.Response {
 		switch {
 		case errors.Is(err, state.ErrNoSession):
 		case err != nil:
-			s.log.Warn("binding a status-line tick", "session", sess.Name, "err", err)
+			// The tick could not be stored (a full disk): the hooks,
+			// which read the stored usage, are told what this tick saw
+			// (Status.SeenUsage), and the person is told on the line.
 			info = res.Info
+			info.Problem = s.storeFailed(sess.Name, tick, err)
 		default:
+			s.storeFailed(sess.Name, tick, nil)
 			info = res.Info
 		}
 		if res.Bound != "" {
@@ -48,4 +54,48 @@ func (s *Supervisor) statusLine(payload json.RawMessage) control.Response {
 	}
 	resp.Data, _ = json.Marshal(info)
 	return resp
+}
+
+// storeFailed records whether the last tick could be stored (err nil:
+// it was) and what it saw, and returns what the status line says of it.
+// The failure is logged once until a tick is stored again.
+func (s *Supervisor) storeFailed(session string, tick claude.StatusLine, err error) string {
+	s.seenMu.Lock()
+	defer s.seenMu.Unlock()
+	if err == nil {
+		s.storeProblem, s.seenUsage, s.toldStore = "", 0, false
+		return ""
+	}
+	if u, ok := tick.Usage(); ok {
+		s.seenUsage = u
+	}
+	s.storeProblem = trouble(err)
+	if !s.toldStore {
+		s.toldStore = true
+		s.log.Warn("the session cannot be saved; the overflow guard goes by what the status line shows", "session", session, "err", err)
+	}
+	return "superclaude cannot save the session (" + s.storeProblem + "); the overflow guard goes by this line's ctx"
+}
+
+// storeState is what the supervisor knows of a store that fails: the
+// usage the status line last showed, and why it could not be stored ("" when
+// it could).
+func (s *Supervisor) storeState() (float64, string) {
+	s.seenMu.Lock()
+	defer s.seenMu.Unlock()
+	return s.seenUsage, s.storeProblem
+}
+
+// trouble says in a few words why a write failed: the system's reason
+// ("no space left on device"), without the paths.
+func trouble(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Err.Error()
+	}
+	return err.Error()
 }

@@ -173,6 +173,14 @@ type Supervisor struct {
 	done chan struct{}
 	res  Result
 
+	// seenUsage and storeProblem are what the last status-line tick saw
+	// and why it could not be stored, while ticks cannot be stored (a
+	// full disk); toldStore says the log has said so (storeFailed).
+	seenMu       sync.Mutex
+	seenUsage    float64
+	storeProblem string
+	toldStore    bool
+
 	stopping   atomic.Bool
 	stopSignal atomic.Int32
 	// asInit: the supervisor is PID 1 (init.go); termPending: a SIGTERM

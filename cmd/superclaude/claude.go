@@ -20,8 +20,10 @@ import (
 	"github.com/superclaude/superclaude/internal/config"
 	"github.com/superclaude/superclaude/internal/control"
 	"github.com/superclaude/superclaude/internal/envvar"
+	"github.com/superclaude/superclaude/internal/termtext"
 	"github.com/superclaude/superclaude/proc"
 	"github.com/superclaude/superclaude/state"
+	"github.com/superclaude/superclaude/supervise"
 )
 
 // maxPayload bounds what is read from claude on stdin.
@@ -212,14 +214,45 @@ func runHook(sub string, payload []byte, stdout, stderr io.Writer) int {
 		store.Report = nil
 		sess, _ = mine(store)
 	}
-	a, err := claude.Hook(sub, in, sess, policy())
+	p := policy()
+	if sub == "pre-tool-use" && sess != nil {
+		// A full disk: the usage the supervisor saw but could not store.
+		p.SeenUsage = seenUsage()
+	}
+	a, err := claude.Hook(sub, in, sess, p)
 	logIf(err, "hook "+sub+": writing the session")
 	if a.Restart != "" && sess != nil {
 		// The agent cannot go on: its supervisor dehydrates and restarts it.
 		_, err := requestRestart(sess, a.Restart, in.TranscriptPath, true, false)
 		logIf(err, "hook "+sub+": asking the supervisor to restart the agent")
+		if err != nil && a.Block {
+			// The block relies on that restart: without it claude would
+			// sit at "Context limit reached". Let the compaction go on,
+			// and say so.
+			a = claude.Answer{Notice: "superclaude could not restart claude with a fresh context (" +
+				termtext.Clean(err.Error()) + "), so it lets claude compact the conversation instead."}
+		}
 	}
 	return a.Write(event, stdout, stderr)
+}
+
+// seenUsage asks the agent's supervisor for the context usage its status
+// line showed last when that could not be stored (supervise.Status); 0
+// when it could, or when no supervisor answers within a second.
+func seenUsage() float64 {
+	sup, err := config.Supervisor()
+	sock := os.Getenv(envvar.Socket)
+	if err != nil || sock == "" {
+		return 0
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	resp, err := control.Call(ctx, sock, sup, control.Request{Op: control.OpStatus})
+	var st supervise.Status
+	if err != nil || json.Unmarshal(resp.Data, &st) != nil || st.StoreProblem == "" {
+		return 0
+	}
+	return st.SeenUsage
 }
 
 func logIf(err error, msg string) {

@@ -301,13 +301,13 @@ func TestOtherHookEventsOnTheSamples(t *testing.T) {
 
 func TestCommandLineRunsACommandOnlyWhereTheShellWould(t *testing.T) {
 	for cmd, want := range map[string]bool{
-		"superclaude +session restart":                     true,
-		"/usr/local/bin/superclaude +session phase x":      true,
+		"superclaude +session restart":                   true,
+		"/usr/local/bin/superclaude +session phase x":    true,
 		"cd x && superclaude +log <<'EOF'\nentry\nEOF\n": true,
-		"echo superclaude +session":                        false, // the words are there, the command is echo
-		"superclaude +status":                              false,
-		"session.sh phase 'x'":                             true,
-		"mysession.sh":                                     false,
+		"echo superclaude +session":                      false, // the words are there, the command is echo
+		"superclaude +status":                            false,
+		"session.sh phase 'x'":                           true,
+		"mysession.sh":                                   false,
 	} {
 		if got := parseCommandLine(cmd).runs("superclaude +session", "superclaude +log", "session.sh"); got != want {
 			t.Errorf("runs(%q) = %v", cmd, got)

@@ -22,6 +22,11 @@ type Policy struct {
 	Threshold float64
 	// SessionRequired turns on the session gate (SESSION_REQUIRED=1).
 	SessionRequired bool
+	// SeenUsage is the context usage the status line last showed when
+	// the supervisor could not store it (a full disk; zero otherwise):
+	// the overflow guard goes by the larger of it and the stored usage,
+	// so that a store that fails never opens the guard.
+	SeenUsage float64
 	// Self is the file name superclaude runs as, when it is not
 	// "superclaude" (installed as `sc`, say): its +session and +log
 	// commands are bookkeeping too.
@@ -132,8 +137,8 @@ func preToolUse(in HookInput, sess *state.State, p Policy) (Answer, Change) {
 		if isDehydrate(tool) {
 			return Answer{}, Change{Dehydrating: true}
 		}
-		if sess.Overflowed || sess.ContextUsage >= p.threshold() {
-			return Answer{Deny: true, Reason: overflowMessage(sess.ContextUsage, p.threshold())},
+		if usage := max(sess.ContextUsage, p.SeenUsage); sess.Overflowed || usage >= p.threshold() {
+			return Answer{Deny: true, Reason: overflowMessage(usage, p.threshold())},
 				Change{Overflowed: !sess.Overflowed}
 		}
 	}

@@ -105,6 +105,9 @@ type Answer struct {
 	// the agent cannot go on (its automatic compaction was blocked, its
 	// prompt is too long). It is not part of the hook's answer to claude.
 	Restart string
+	// Notice is shown to the person (Claude Code's systemMessage): what
+	// superclaude could not do for them.
+	Notice string
 }
 
 // Write answers event on stdout or stderr and returns the exit code: a
@@ -122,6 +125,10 @@ func (a Answer) Write(event string, stdout, stderr io.Writer) int {
 		out["permissionDecisionReason"] = a.Reason
 	case a.Context != "":
 		out["additionalContext"] = a.Context
+	case a.Notice != "":
+		b, _ := json.Marshal(map[string]any{"systemMessage": a.Notice})
+		stdout.Write(append(b, '\n'))
+		return 0
 	default:
 		return 0
 	}
