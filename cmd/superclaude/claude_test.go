@@ -83,9 +83,11 @@ func TestClaudeFacingCommandsAsAProgram(t *testing.T) {
 	if !strings.Contains(show, `"overflowed": true`) {
 		t.Fatalf("overflowed not recorded: %s", show)
 	}
-	// Automatic compaction is stopped with exit 2.
-	if _, errOut, code := r.run(sampleText(t, "hook-PreCompact-auto.json"), "+hook", "pre-compact"); code != 2 || !strings.Contains(errOut, "dehydrate") {
-		t.Fatalf("pre-compact: %d %q", code, errOut)
+	// Automatic compaction is stopped (exit 2) only when the restart the
+	// stop relies on can happen: here no supervisor runs to do it, so the
+	// compaction goes on and the person is told (issue 21, attack 6).
+	if out, errOut, code := r.run(sampleText(t, "hook-PreCompact-auto.json"), "+hook", "pre-compact"); code != 0 || !strings.Contains(out, "systemMessage") {
+		t.Fatalf("pre-compact without a supervisor: %d %q %q", code, out, errOut)
 	}
 	// +log appends to the skill's log in the session directory.
 	if out, errOut, code := r.run("did step one\n", "+log"); code != 0 || !strings.HasSuffix(strings.TrimSpace(out), "IMPLEMENT_LOG.md") {
