@@ -215,44 +215,56 @@ func runHook(sub string, payload []byte, stdout, stderr io.Writer) int {
 		sess, _ = mine(store)
 	}
 	p := policy()
-	if sub == "pre-tool-use" && sess != nil {
+	var trouble string
+	if (sub == "pre-tool-use" || sub == "pre-compact") && sess != nil {
 		// A full disk: the usage the supervisor saw but could not store.
-		p.SeenUsage = seenUsage()
+		p.SeenUsage, trouble = storeTrouble()
 	}
 	a, err := claude.Hook(sub, in, sess, p)
 	logIf(err, "hook "+sub+": writing the session")
+	if a.Block && trouble != "" {
+		// The block relies on a restart with a fresh context, which needs
+		// the agent's context saved: the session cannot be written. Let
+		// the compaction go on rather than leave claude at "Context limit
+		// reached", and say so.
+		return claude.Answer{Notice: "superclaude cannot save the session (" + termtext.Clean(trouble) +
+			"), so it cannot restart claude with a fresh context; it lets claude compact the conversation instead."}.Write(event, stdout, stderr)
+	}
 	if a.Restart != "" && sess != nil {
 		// The agent cannot go on: its supervisor dehydrates and restarts it.
-		_, err := requestRestart(sess, a.Restart, in.TranscriptPath, true, false)
+		ans, err := requestRestart(sess, a.Restart, in.TranscriptPath, true, false)
 		logIf(err, "hook "+sub+": asking the supervisor to restart the agent")
-		if err != nil && a.Block {
-			// The block relies on that restart: without it claude would
-			// sit at "Context limit reached". Let the compaction go on,
-			// and say so.
-			a = claude.Answer{Notice: "superclaude could not restart claude with a fresh context (" +
-				termtext.Clean(err.Error()) + "), so it lets claude compact the conversation instead."}
+		if a.Block && (err != nil || ans.Resume) {
+			// The block relies on a fresh start, which is not coming.
+			why := "it could not save claude's context"
+			if err != nil {
+				why = termtext.Clean(err.Error())
+			}
+			a = claude.Answer{Notice: "superclaude could not restart claude with a fresh context (" + why +
+				"), so it lets claude compact the conversation instead."}
 		}
 	}
 	return a.Write(event, stdout, stderr)
 }
 
-// seenUsage asks the agent's supervisor for the context usage its status
-// line showed last when that could not be stored (supervise.Status); 0
-// when it could, or when no supervisor answers within a second.
-func seenUsage() float64 {
+// storeTrouble asks the agent's supervisor whether its status line's
+// ticks can be stored (supervise.Status): when they cannot (a full disk),
+// it returns the usage the last one showed and why; zero and "" when they
+// can, or when no supervisor answers within a second.
+func storeTrouble() (float64, string) {
 	sup, err := config.Supervisor()
 	sock := os.Getenv(envvar.Socket)
 	if err != nil || sock == "" {
-		return 0
+		return 0, ""
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	resp, err := control.Call(ctx, sock, sup, control.Request{Op: control.OpStatus})
 	var st supervise.Status
-	if err != nil || json.Unmarshal(resp.Data, &st) != nil || st.StoreProblem == "" {
-		return 0
+	if err != nil || json.Unmarshal(resp.Data, &st) != nil {
+		return 0, ""
 	}
-	return st.SeenUsage
+	return st.SeenUsage, st.StoreProblem
 }
 
 func logIf(err error, msg string) {
