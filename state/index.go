@@ -287,7 +287,7 @@ func (s *Store) Reindex() error {
 	want := map[string]map[string]string{kindPane: {}, kindPID: {}}
 	best := map[string]map[string]*State{kindPane: {}, kindPID: {}}
 	put := func(kind, key string, sess Session) {
-		if cur, ok := best[kind][key]; ok && !preferred(sess.State, cur) {
+		if cur, ok := best[kind][key]; ok && !preferred(kind, sess.State, cur) {
 			return
 		}
 		best[kind][key] = sess.State
@@ -342,11 +342,18 @@ func (s *Store) Reindex() error {
 	return nil
 }
 
-// preferred reports whether a should own an index key over b when two
-// session files claim the same pane or PID, as seed-era files can: the
-// later activation, then a live session over a completed one, then the
-// more recent heartbeat, then the later start.
-func preferred(a, b *State) bool {
+// preferred reports whether a should own an index key of kind over b when
+// two session files claim the same pane or PID, as seed-era files can: for
+// a PID, the session whose owner is alive (a dead supervisor's PID is
+// another process's now, and its session must not hide the live one's);
+// then the later activation, then a live session over a completed one,
+// then the more recent heartbeat, then the later start.
+func preferred(kind string, a, b *State) bool {
+	if kind == kindPID {
+		if aa, ba := OwnerAlive(a), OwnerAlive(b); aa != ba {
+			return aa
+		}
+	}
 	if !a.ActivatedAt.Equal(b.ActivatedAt) {
 		return a.ActivatedAt.After(b.ActivatedAt)
 	}
@@ -387,10 +394,19 @@ func OwnedBy(st *State, id proc.Identity) bool {
 	return st.PIDStart == 0 || id.Start == 0 || (st.PIDStart == id.Start && (st.PIDBoot == "" || id.Boot == "" || st.PIDBoot == id.Boot))
 }
 
-// lookup resolves one index key. match says whether a loaded state really
-// answers the lookup. A hit is checked against its file; a stale hit, or a
-// miss while the index is stale, rebuilds the index once and asks again.
-func (s *Store) lookup(kind, key string, match func(*State) bool) (*Session, error) {
+// lookup resolves one index key. holds says whether a loaded state holds
+// the key (the entry is right about it); match whether it also answers the
+// lookup. A hit is checked against its file; a stale hit, or a miss while
+// the index is stale, rebuilds the index once and asks again.
+//
+// A hit whose file holds the key but does not answer — a dead
+// supervisor's session recorded under the PID a live caller holds now,
+// which PID reuse makes common with many sessions — is not stale: while
+// the roots have not changed, a rebuild would write the same entry back
+// and the next lookup would rebuild again (with 10,000 sessions that made
+// every status-line tick of such a caller take a third of a second). It
+// is a miss, as a miss in a fresh index is.
+func (s *Store) lookup(kind, key string, holds, match func(*State) bool) (*Session, error) {
 	for attempt := 0; attempt < 2; attempt++ {
 		dir, ok := s.index.get(kind, key)
 		if ok {
@@ -400,6 +416,9 @@ func (s *Store) lookup(kind, key string, match func(*State) bool) (*Session, err
 			}
 			if err != nil && !errors.Is(err, ErrNoSession) {
 				s.report(err)
+			}
+			if err == nil && holds(sess.State) && s.index.fresh(s.Root) {
+				return nil, ErrNotFound
 			}
 		} else if s.index.fresh(s.Root) {
 			return nil, ErrNotFound
@@ -419,7 +438,8 @@ func (s *Store) FindByPane(pane string) (*Session, error) {
 	if pane == "" {
 		return nil, ErrNotFound
 	}
-	return s.lookup(kindPane, pane, func(st *State) bool { return st.FleetPaneID == pane })
+	onPane := func(st *State) bool { return st.FleetPaneID == pane }
+	return s.lookup(kindPane, pane, onPane, onPane)
 }
 
 // FindByOwner returns the session the supervisor id activated last,
@@ -429,9 +449,9 @@ func (s *Store) FindByOwner(id proc.Identity) (*Session, error) {
 	if id.PID <= 0 {
 		return nil, ErrNotFound
 	}
-	return s.lookup(kindPID, strconv.Itoa(id.PID), func(st *State) bool {
-		return OwnedBy(st, id) && OwnerAlive(st)
-	})
+	return s.lookup(kindPID, strconv.Itoa(id.PID),
+		func(st *State) bool { return st.PID == id.PID },
+		func(st *State) bool { return OwnedBy(st, id) && OwnerAlive(st) })
 }
 
 // Mine is the one answer to "which session does this agent work in now",

@@ -537,3 +537,69 @@ func TestLoadInASessionsRootNotYetCreatedIsNoSession(t *testing.T) {
 		t.Errorf("Load created the root: %v", err)
 	}
 }
+
+// plantRebuildMark puts an entry in the index that no session backs: every
+// Reindex removes it, so its absence later means a rebuild happened.
+func plantRebuildMark(t *testing.T, s *Store) string {
+	t.Helper()
+	path := filepath.Join(s.Index().Dir, kindPID, "999999999")
+	if err := os.WriteFile(path, []byte(filepath.Join(s.Root, "nobody")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// A dead supervisor's session recorded under the PID that a live caller
+// holds now (PID reuse) used to make every lookup of that caller rebuild
+// the whole index: the rebuild wrote the same entry back, and the next
+// lookup rebuilt again. With 10,000 sessions a status-line tick took
+// 0.4 s. The entry is right, so the lookup is a miss, with no rebuild.
+func TestDeadOwnerWithTheCallersPIDDoesNotReindexEveryLookup(t *testing.T) {
+	s := newStore(t)
+	me, _ := proc.Self()
+	dead := me
+	dead.Start++ // the same PID, an earlier process
+	if _, err := s.Activate("dead-owner", "x", Caller{Owner: dead}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Reindex(); err != nil {
+		t.Fatal(err)
+	}
+	mark := plantRebuildMark(t, s)
+	for i := 0; i < 3; i++ {
+		if got, err := s.FindByOwner(me); !errors.Is(err, ErrNotFound) {
+			t.Fatalf("lookup %d: the dead owner's session answered for a live PID: %+v %v", i, got, err)
+		}
+		if _, err := s.Mine(me, ""); !errors.Is(err, ErrNotFound) {
+			t.Fatalf("Mine %d: %v", i, err)
+		}
+	}
+	if _, err := os.Stat(mark); err != nil {
+		t.Fatal("a lookup whose index entry was right rebuilt the index:", err)
+	}
+}
+
+// When two sessions claim the caller's PID, one recorded by a dead
+// supervisor that once had the PID and one by the live caller, a rebuild
+// of the index gives the PID to the live one, whichever was activated
+// later: a dead owner's entry never hides a live PID's session.
+func TestDeadOwnerEntryNeverPoisonsALivePID(t *testing.T) {
+	s := newStore(t)
+	me, _ := proc.Self()
+	if _, err := s.Activate("live", "x", Caller{Owner: me}); err != nil {
+		t.Fatal(err)
+	}
+	dead := me
+	dead.Start++
+	later := t0.Add(time.Hour)
+	s.Now = func() time.Time { return later }
+	if _, err := s.Activate("dead-owner", "x", Caller{Owner: dead}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(s.Index().Dir); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.FindByOwner(me); err != nil || got.Name != "live" {
+		t.Fatalf("after a rebuild, the live owner's session = %+v, %v", got, err)
+	}
+}
