@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -13,6 +15,7 @@ import (
 
 	"github.com/superclaude/superclaude/child"
 	"github.com/superclaude/superclaude/internal/envvar"
+	"github.com/superclaude/superclaude/internal/fswatch"
 	"github.com/superclaude/superclaude/state"
 	"github.com/superclaude/superclaude/watchdog"
 )
@@ -274,77 +277,136 @@ func transcriptOf(st *state.State) string {
 	return st.TranscriptPath
 }
 
-// wait waits for the agent to exit. Meanwhile, for a profile whose context
-// usage superclaude reads, it checks every few seconds whether the agent
-// has left an overflow undealt with for longer than the policy's
-// DehydrateWait, and if so dehydrates and restarts it itself. When the
-// tree stops it ends the agent, within the spec's timeout, before Serve
-// returns.
+// wait waits for the agent to exit. Meanwhile it passes on what the agent
+// says it is doing (noteStatus), writes the session's heartbeat, goes on
+// after a usage limit, and dehydrates and restarts an agent that has left
+// an overflow undealt with for longer than the policy's DehydrateWait
+// (decideDuties), tells the person of a limit (attention), and learns the
+// conversation of a profile that can (learnConversation). It looks when the agent's status file or the session's
+// state file changes — the kernel says so (internal/fswatch) — and when a
+// timer set for the next thing due fires, once: an idle agent whose files
+// do not change costs no wakeups. A profile that says what its agent does
+// but not in which file (or a system that gives no watch) is read once a
+// second instead. When the tree stops it ends the agent, within the
+// spec's timeout, before Serve returns.
 func (a *agentService) wait(ctx context.Context, ag *child.Agent) {
 	s := a.s
-	var check, poll <-chan time.Time
-	if s.cfg.Profile.ContextUsage == ContextStatusLine && s.cfg.Store != nil && s.cfg.Policy.DehydrateWait > 0 {
-		t := time.NewTicker(min(5*time.Second, s.cfg.Policy.DehydrateWait))
-		defer t.Stop()
-		check = t.C
+	if s.cfg.Store == nil && s.cfg.Profile.Conversation == nil {
+		select {
+		case <-ag.Done():
+		case <-ctx.Done():
+			s.stopAgent()
+		}
+		return
 	}
-	if s.cfg.Store != nil || s.cfg.Profile.Conversation != nil {
-		// What the agent is doing (busy, idle, waiting for input), for
-		// +status and a tmux pane's mark — a small file, read once a
-		// second, for profiles that report it —, the conversation it has,
-		// for profiles that learn it (with sessions or without), and the
-		// heartbeat.
-		t := time.NewTicker(time.Second)
-		defer t.Stop()
-		poll = t.C
-		defer s.noteStatus("")
+	defer s.noteStatus("")
+	var changed <-chan struct{}
+	var w *fswatch.Watcher
+	// A profile that learns from its agent's files which ones it did not
+	// name is read once a second.
+	poll := (s.cfg.Profile.Status != nil || s.cfg.Profile.Conversation != nil) && s.cfg.Profile.StatusFile == nil
+	if fw, err := fswatch.New(); err != nil {
+		s.log.Warn("no file watch: reading the agent's files once a second", "err", err)
+		poll = true
+	} else {
+		w, changed = fw, fw.Changed()
+		defer fw.Close()
 	}
-	var since time.Time
-	var lastPoll string     // the agent's status at the previous poll
+	dehydrateWait := time.Duration(0)
+	if s.cfg.Profile.ContextUsage == ContextStatusLine {
+		dehydrateWait = s.cfg.Policy.DehydrateWait
+	}
+	timer := time.NewTimer(0) // the first look, at once
+	defer timer.Stop()
+	var ws watchState
+	var watching []string
 	var lastLimit time.Time // the reset of the last limit told
 	for {
 		select {
 		case <-ag.Done():
 			return
 		case <-ctx.Done():
-			s.stopping.Store(true)
-			s.wd.KillNow(context.Background(), watchdog.Request{Reason: "supervisor shutting down"})
+			s.stopAgent()
 			return
-		case now := <-poll:
-			s.learnConversation()
-			status := s.agentStatus()
-			s.noteStatus(status)
-			if sess := s.mine(); sess != nil && sess.State.Limit != "" {
-				if !sess.State.LimitedUntil.Equal(lastLimit) {
-					lastLimit = sess.State.LimitedUntil
-					s.attention(AttentionLimit, sess.Name, limitWant(sess.State), lastLimit)
-				}
-				switch limitNext(sess.State, now, s.limitStagger(), status, lastPoll) {
-				case limitType:
-					if s.cfg.Policy.LimitContinue {
-						s.continueAfterLimit(sess)
-						status = "" // two idle readings again before another
-					}
-				case limitWentOn:
-					s.clearLimit(sess)
-				}
-			}
-			lastPoll = status
-		case now := <-check:
-			var st *state.State
-			if sess := s.mine(); sess != nil {
-				st = sess.State
-			}
-			var due bool
-			if due, since = overdue(st, since, now, s.cfg.Policy.DehydrateWait); due {
-				since = time.Time{}
-				why := fmt.Sprintf("the context overflowed and the agent had not dehydrated within %s", s.cfg.Policy.DehydrateWait)
-				if _, err := s.restartSession(restartRequest{Reason: why, Now: true}); err != nil {
-					s.log.Warn("dehydrating for the agent", "err", err)
-				}
+		case <-changed:
+		case <-timer.C:
+		}
+		now := time.Now()
+		s.learnConversation()
+		status := s.agentStatus()
+		s.noteStatus(status)
+		sess := s.mine()
+		var st *state.State
+		if sess != nil {
+			st = sess.State
+		}
+		if w != nil {
+			if files := s.watchedFiles(sess); !slices.Equal(files, watching) {
+				w.Watch(files...)
+				watching = files
 			}
 		}
+		if st != nil && st.Limit != "" && !st.LimitedUntil.Equal(lastLimit) {
+			lastLimit = st.LimitedUntil
+			s.attention(AttentionLimit, sess.Name, limitWant(st), lastLimit)
+		}
+		d := decideDuties(dutyInput{Now: now, State: st, Status: status, LimitContinue: s.cfg.Policy.LimitContinue,
+			Stagger: s.limitStagger(), DehydrateWait: dehydrateWait}, &ws)
+		switch {
+		case d.ContinueLimit && sess != nil:
+			s.continueAfterLimit(sess)
+		case d.ClearLimit && sess != nil:
+			s.clearLimit(sess)
+		}
+		if d.Dehydrate {
+			why := fmt.Sprintf("the context overflowed and the agent had not dehydrated within %s", s.cfg.Policy.DehydrateWait)
+			if _, err := s.restartSession(restartRequest{Reason: why, Now: true}); err != nil {
+				s.log.Warn("dehydrating for the agent", "err", err)
+			}
+		}
+		next := d.Next
+		soonest := func(t time.Time) {
+			if next.IsZero() || t.Before(next) {
+				next = t
+			}
+		}
+		if st != nil {
+			// noteStatus has just written a heartbeat that was due; one
+			// that could not be written is tried again in a while, not
+			// at once.
+			beat := heartbeatDue(st.LastHeartbeat)
+			if !beat.After(now) {
+				beat = now.Add(HeartbeatEvery)
+			}
+			soonest(beat)
+		}
+		if poll {
+			soonest(now.Add(time.Second))
+		}
+		if !next.IsZero() {
+			timer.Reset(max(time.Until(next), 0))
+		}
 	}
+}
+
+// stopAgent ends the agent when the tree stops.
+func (s *Supervisor) stopAgent() {
+	s.stopping.Store(true)
+	s.wd.KillNow(context.Background(), watchdog.Request{Reason: "supervisor shutting down"})
+}
+
+// watchedFiles are the files whose changes the waiting supervisor must
+// see: the agent's status file (Profile.StatusFile) and the state file of
+// the session it works in now.
+func (s *Supervisor) watchedFiles(sess *state.Session) []string {
+	var files []string
+	if f := s.statusFile(); f != "" {
+		files = append(files, f)
+	}
+	if sess != nil {
+		files = append(files, filepath.Join(sess.Dir, state.StateFile))
+	}
+	return files
 }
 
 // crashed reports whether the last exit was a crash (the restart that

@@ -25,6 +25,9 @@ func claudeProfile() Profile {
 		Status: func(a Running) (string, error) {
 			return claude.AgentStatus(claude.ConfigDirOf(a.Env), a.Process.PID, a.Process.Start)
 		},
+		StatusFile: func(a Running) string {
+			return claude.AgentStatusFile(claude.ConfigDirOf(a.Env), a.Process.PID)
+		},
 		Activates: true,
 		Output:    claude.RewriteResumeHint,
 	}

@@ -57,6 +57,13 @@ type Profile struct {
 	// shows "unknown", and a restart or stop asked for from outside cannot
 	// wait for the agent's turn to end, and says so.
 	Status func(a Running) (string, error)
+	// StatusFile, when set, names the file whose changes are the only
+	// ones that can change what Status (and Conversation) answer for a:
+	// the supervisor learns of them from the kernel (internal/fswatch)
+	// and asks then, so that an idle agent costs no wakeups. A profile
+	// with Status or Conversation and no StatusFile is asked once a
+	// second.
+	StatusFile func(a Running) string
 	// ResumeFailCode is the exit code with which the CLI says, at once,
 	// that it cannot resume the conversation it was given (an unknown or
 	// deleted id): the supervisor then starts a new one instead of trying

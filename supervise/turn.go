@@ -35,6 +35,27 @@ func (s *Supervisor) agentStatus() string {
 	return st
 }
 
+// statusFile is the file the running agent's status is read from
+// (Profile.StatusFile), or "" when there is none to watch.
+func (s *Supervisor) statusFile() string {
+	r, ok := s.running()
+	if s.cfg.Profile.StatusFile == nil || !ok {
+		return ""
+	}
+	return s.cfg.Profile.StatusFile(r)
+}
+
+// statusChange returns a channel closed at the next change of what the
+// agent says it is doing, as noteStatus sees it.
+func (s *Supervisor) statusChange() <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.statusChanged == nil {
+		s.statusChanged = make(chan struct{})
+	}
+	return s.statusChanged
+}
+
 // mustWait reports whether a restart or stop asked for from outside waits
 // for the agent: only while a turn is under way. An agent at its prompt
 // has nothing to lose, and one waiting for the user's answer may wait
@@ -46,15 +67,24 @@ func mustWait(status string) bool { return status == StatusBusy }
 // time. A restart asked for from outside the agent (`+session restart
 // --session`, SIGUSR1, `+down`) goes through it, so that claude is not
 // killed mid-turn, in the middle of an edit.
+//
+// It looks again when noteStatus sees the status change (the agent's
+// status file changed), and gives up once, at max: no polling.
 func (s *Supervisor) awaitTurn(max time.Duration) (time.Duration, bool) {
 	start := time.Now()
-	for mustWait(s.agentStatus()) {
-		if time.Since(start) >= max {
+	deadline := time.NewTimer(max)
+	defer deadline.Stop()
+	for {
+		change := s.statusChange() // before the read: a change after it is not missed
+		if !mustWait(s.agentStatus()) {
+			return time.Since(start), true
+		}
+		select {
+		case <-change:
+		case <-deadline.C:
 			return time.Since(start), false
 		}
-		time.Sleep(100 * time.Millisecond)
 	}
-	return time.Since(start), true
 }
 
 // HeartbeatEvery is how often a supervisor whose agent runs writes the
@@ -62,7 +92,7 @@ func (s *Supervisor) awaitTurn(max time.Duration) (time.Duration, bool) {
 // stale one (its supervisor alive, but stuck).
 const HeartbeatEvery = time.Minute
 
-// noteStatus records what the agent is doing, once a second: a change in
+// noteStatus records what the agent is doing, at each look: a change in
 // the session's state (agentStatus, which +status shows: busy, idle, or
 // waiting for the user's input) and through Config.OnStatus (superclaude
 // marks a waiting tmux pane); and the heartbeat, at least every
@@ -81,6 +111,12 @@ func (s *Supervisor) noteStatus(status string) {
 		case was == StatusBusy && status == StatusIdle:
 			s.attention(AttentionTurnEnded, s.session(), "the agent finished its turn and waits at its prompt", time.Time{})
 		}
+		s.mu.Lock()
+		if s.statusChanged != nil {
+			close(s.statusChanged)
+			s.statusChanged = nil
+		}
+		s.mu.Unlock()
 	}
 	if s.currentAgent() == nil {
 		return

@@ -26,7 +26,7 @@ const (
 // is not believed: on Linux its procStart must be the process's start.
 // The file is opened without blocking and must be a small regular file.
 func AgentStatus(configDir string, pid int, start uint64) (string, error) {
-	path := filepath.Join(configDir, "sessions", strconv.Itoa(pid)+".json")
+	path := AgentStatusFile(configDir, pid)
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW, 0)
 	if err != nil {
 		return "", err
@@ -58,6 +58,12 @@ func AgentStatus(configDir string, pid int, start uint64) (string, error) {
 		return v.Status, nil
 	}
 	return "", fmt.Errorf("%s: unknown status %q", path, v.Status)
+}
+
+// AgentStatusFile is where the claude process pid says what it is doing:
+// sessions/<pid>.json under configDir.
+func AgentStatusFile(configDir string, pid int) string {
+	return filepath.Join(configDir, "sessions", strconv.Itoa(pid)+".json")
 }
 
 // ConfigDirOf is claude's configuration directory for an agent started

@@ -1,0 +1,159 @@
+// Package fswatch owns learning of changes to a few named files from the
+// kernel — inotify on Linux, kqueue on macOS, through fsnotify — so that a
+// supervisor whose agent is idle makes no wakeups at all: nothing is
+// polled; a file that changes wakes it, and only then.
+//
+// A Watcher is told the files it is about (Watch) and says that one of
+// them may have changed (Changed). It watches each file's directory rather
+// than the file: a file replaced by a rename (as every state file is) is a
+// new inode, which a watch on the old one would miss. A directory that
+// does not exist yet is waited for through its nearest existing ancestor,
+// and the watch moves down as the directories appear (Claude Code creates
+// its sessions directory when it first starts). Events about other files
+// in a watched directory are dropped here, so a fleet of agents that share
+// a directory wake their supervisors only for their own files — and not
+// at all while every agent is idle.
+//
+// What changed is not said, only that something may have: the owner reads
+// its files again, which it must be able to do at any time anyway.
+package fswatch
+
+import (
+	"errors"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/fsnotify/fsnotify"
+)
+
+// Watcher reports changes to a set of files.
+type Watcher struct {
+	fs *fsnotify.Watcher
+	c  chan struct{}
+
+	mu    sync.Mutex
+	files map[string]bool // the files asked about, cleaned absolute paths
+	dirs  map[string]bool // the directories watched for them
+	done  chan struct{}
+}
+
+// New returns a Watcher of no files. It fails when the system has no
+// watch to give (Linux's inotify instances are limited per user): the
+// caller then falls back to reading its files on a timer.
+func New() (*Watcher, error) {
+	fs, err := fsnotify.NewWatcher()
+	if err != nil {
+		return nil, err
+	}
+	w := &Watcher{fs: fs, c: make(chan struct{}, 1), files: map[string]bool{}, dirs: map[string]bool{}, done: make(chan struct{})}
+	go w.run()
+	return w, nil
+}
+
+// Changed receives a value after one of the files may have changed (been
+// created, written, replaced or removed). Changes that come while nobody
+// receives are folded into one.
+func (w *Watcher) Changed() <-chan struct{} { return w.c }
+
+// Watch makes files (absolute paths) the set the watcher is about,
+// replacing the previous set. A file that cannot be watched at all (no
+// ancestor directory can be) is left out.
+func (w *Watcher) Watch(files ...string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.files = map[string]bool{}
+	for _, f := range files {
+		if f != "" && filepath.IsAbs(f) {
+			w.files[filepath.Clean(f)] = true
+		}
+	}
+	w.rewatch()
+}
+
+// rewatch watches, for every file, its directory or its nearest existing
+// ancestor, and drops the watches no file needs any more. The caller holds
+// mu.
+func (w *Watcher) rewatch() {
+	want := map[string]bool{}
+	for f := range w.files {
+		for dir := filepath.Dir(f); ; dir = filepath.Dir(dir) {
+			// Added again even when watched: a directory removed and
+			// made anew lost its watch with its inode.
+			if err := w.fs.Add(dir); err == nil {
+				w.dirs[dir] = true
+				want[dir] = true
+				break
+			}
+			if parent := filepath.Dir(dir); parent == dir {
+				break
+			}
+		}
+	}
+	for dir := range w.dirs {
+		if !want[dir] {
+			w.fs.Remove(dir)
+			delete(w.dirs, dir)
+		}
+	}
+}
+
+// Close stops watching.
+func (w *Watcher) Close() error {
+	err := w.fs.Close()
+	<-w.done
+	return err
+}
+
+func (w *Watcher) run() {
+	defer close(w.done)
+	for {
+		select {
+		case ev, ok := <-w.fs.Events:
+			if !ok {
+				return
+			}
+			if w.relevant(ev) {
+				w.notify()
+			}
+		case err, ok := <-w.fs.Errors:
+			if !ok {
+				return
+			}
+			// Lost events (the kernel's queue overflowed): anything may
+			// have changed.
+			if errors.Is(err, fsnotify.ErrEventOverflow) {
+				w.notify()
+			}
+		}
+	}
+}
+
+// relevant reports whether ev is about one of the files, or about a
+// directory on the way to one (created, removed or renamed: the watch
+// moves, and the file may be there now).
+func (w *Watcher) relevant(ev fsnotify.Event) bool {
+	name := filepath.Clean(ev.Name)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.files[name] {
+		if ev.Has(fsnotify.Chmod) && !ev.Has(fsnotify.Write|fsnotify.Create|fsnotify.Remove|fsnotify.Rename) {
+			return false
+		}
+		return true
+	}
+	for f := range w.files {
+		if strings.HasPrefix(f, name+string(filepath.Separator)) {
+			w.rewatch()
+			return true
+		}
+	}
+	return false
+}
+
+func (w *Watcher) notify() {
+	select {
+	case w.c <- struct{}{}:
+	default:
+	}
+}

@@ -1,0 +1,131 @@
+package supervise
+
+import (
+	"time"
+
+	"github.com/superclaude/superclaude/internal/claude"
+	"github.com/superclaude/superclaude/state"
+)
+
+// What the supervisor of a running agent does while it waits for the agent
+// to exit, besides passing on what the agent says it is doing: write the
+// session's heartbeat, go on after a usage limit has reset, and dehydrate
+// an agent that left an overflow undealt with. None of it is polled: the
+// supervisor looks when the agent's status file or the session's state
+// file changes (the kernel says so, internal/fswatch), and at the one
+// moment at which the next of these falls due — a limit's reset, the end
+// of the dehydrate wait, the next heartbeat — by a timer that fires once,
+// at that time. An idle agent whose files do not change costs nothing but
+// the heartbeat.
+
+// idleSettle is how long the agent must have been idle at its prompt
+// before the supervisor types into it after a limit: claude shows idle
+// for a moment between turns, and text typed while it works is queued or
+// goes into a dialog. (It was two readings of a once-a-second poll.)
+const idleSettle = time.Second
+
+// watchState is what the wait remembers between looks.
+type watchState struct {
+	// status is the agent's status at the last look, and idleSince when
+	// it last became idle.
+	status    string
+	idleSince time.Time
+	// overSince is when an overflow undealt with was first seen (zero:
+	// none).
+	overSince time.Time
+}
+
+// dutyInput is what one look sees.
+type dutyInput struct {
+	Now    time.Time
+	State  *state.State // the session's state; nil without a session
+	Status string       // what the agent says it is doing ("" unknown)
+	// LimitContinue, Stagger and DehydrateWait are the policy's
+	// (DehydrateWait 0: the supervisor never dehydrates for the agent).
+	LimitContinue bool
+	Stagger       time.Duration
+	DehydrateWait time.Duration
+}
+
+// duties is what one look decides.
+type duties struct {
+	// ContinueLimit: type the continue prompt (the limit has reset and
+	// the agent has been idle for idleSettle; see limitNext).
+	ContinueLimit bool
+	// ClearLimit: the agent went on after the limit without
+	// superclaude (claude's own auto-continue, or the person).
+	ClearLimit bool
+	// Dehydrate: the overflow has waited DehydrateWait; dehydrate and
+	// restart the agent.
+	Dehydrate bool
+	// Next is when to look again if nothing changes before (zero: only
+	// when something changes).
+	Next time.Time
+}
+
+// decideDuties is one look: from what it sees and what the last looks
+// remembered (updated in place), what to do now and when to look again.
+// The heartbeat is not here: noteStatus writes it, and heartbeatDue says
+// when.
+func decideDuties(in dutyInput, w *watchState) duties {
+	var d duties
+	soonest := func(t time.Time) {
+		if !t.IsZero() && (d.Next.IsZero() || t.Before(d.Next)) {
+			d.Next = t
+		}
+	}
+	if in.Status != w.status {
+		w.status = in.Status
+		w.idleSince = time.Time{}
+		if in.Status == StatusIdle {
+			w.idleSince = in.Now
+		}
+	}
+	st := in.State
+	if st != nil && st.Limit != "" {
+		// limitNext's "two readings in a row": idle for idleSettle.
+		before := ""
+		if in.Status == StatusIdle && in.Now.Sub(w.idleSince) >= idleSettle {
+			before = StatusIdle
+		}
+		reset := st.LimitedUntil.Add(in.Stagger)
+		switch limitNext(st, in.Now, in.Stagger, in.Status, before) {
+		case limitType:
+			if in.LimitContinue {
+				d.ContinueLimit = true
+				w.idleSince = in.Now // settle again before another
+			}
+		case limitWentOn:
+			d.ClearLimit = true
+		case limitWait:
+			switch {
+			case in.Now.Before(reset):
+				soonest(reset)
+			case st.LimitContinue == claude.LimitByClaude && in.Now.Before(reset.Add(ClaudeContinueGrace)):
+				soonest(reset.Add(ClaudeContinueGrace))
+			case in.Status == StatusIdle:
+				soonest(w.idleSince.Add(idleSettle))
+			}
+			// Busy or waiting for the person: its status file says
+			// when that changes.
+		}
+	}
+	if in.DehydrateWait > 0 {
+		due, since := overdue(st, w.overSince, in.Now, in.DehydrateWait)
+		switch {
+		case due:
+			d.Dehydrate = true
+			w.overSince = time.Time{}
+		case !since.IsZero():
+			w.overSince = since
+			soonest(since.Add(in.DehydrateWait))
+		default:
+			w.overSince = time.Time{}
+		}
+	}
+	return d
+}
+
+// heartbeatDue is when the heartbeat of a session last written at last
+// is next due.
+func heartbeatDue(last time.Time) time.Time { return last.Add(HeartbeatEvery) }
