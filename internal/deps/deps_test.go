@@ -25,6 +25,7 @@ var layer = map[string]int{
 	"internal/safefs":     0,
 	"internal/version":    0,
 	"internal/logfile":    1,
+	"internal/fswatch":    0,
 
 	"internal/handover": 1,
 
