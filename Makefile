@@ -11,7 +11,7 @@ DATE    ?= $(shell TZ=UTC git log -1 --format=%cd --date=format-local:%Y-%m-%dT%
 VPKG    := github.com/superclaude/superclaude/internal/version
 LDFLAGS := -X $(VPKG).version=$(VERSION) -X $(VPKG).commit=$(COMMIT) -X $(VPKG).date=$(DATE)
 
-.PHONY: build install test vet fuzz bench e2e examples release-check goreleaser k8s-check image ci clean
+.PHONY: build install test vet fuzz bench bench-suite e2e examples release-check goreleaser k8s-check image ci clean
 
 # Static (no cgo): no dynamic loader and libc start-up, about 1.5 ms of
 # every run, which a one-shot run (`superclaude --version`) would pay over
@@ -45,6 +45,17 @@ fuzz:
 
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem ./...
+
+# Issue 22's suite, one command: every figure beside its floor or peer,
+# measured in the same run, as a ratio (internal/benchsuite prints the
+# table; docs/benchmarks.md has its figures). About 5 minutes; on a shared
+# machine run it when nothing else is heavy. Then the relay against
+# script(1): keystroke echo (superclaude-minus-script-p50-µs, goal ≤ 20)
+# and throughput (superclaude/script, goal ≥ 1).
+bench-suite:
+	$(GO) test -run='^$$' -bench=. -benchtime=1x -timeout=30m ./internal/benchsuite/
+	$(GO) test -run='^$$' -bench=KeystrokeRoundTrip -benchtime=600x ./cmd/superclaude/
+	$(GO) test -run='^$$' -bench=PTYThroughput/base64 -benchtime=6x ./cmd/superclaude/
 
 # The end-to-end test: the real Claude Code, Codex and Gemini CLIs,
 # installed with npm into .e2e/, under superclaude on a pty against fake
