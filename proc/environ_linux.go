@@ -2,7 +2,6 @@ package proc
 
 import (
 	"bytes"
-	"os"
 	"strconv"
 
 	"golang.org/x/sys/unix"
@@ -11,7 +10,8 @@ import (
 // environ reads /proc/<pid>/environ: the environment the process was
 // started with, NUL-separated.
 func environ(pid int) ([]string, error) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+	var buf [4096]byte
+	b, err := readProcFile("/proc/"+strconv.Itoa(pid)+"/environ", buf[:])
 	if err != nil {
 		return nil, err
 	}
@@ -32,4 +32,28 @@ func uidOf(pid int) int {
 		return -1
 	}
 	return int(st.Uid)
+}
+
+// envValue returns the value of the first entry of pid's environment that
+// starts with prefix ("KEY="), read without splitting the environment
+// into strings: a walk reads every process's.
+func envValue(pid int, prefix string) (string, bool) {
+	var buf [8192]byte
+	b, err := readProcFile("/proc/"+strconv.Itoa(pid)+"/environ", buf[:])
+	if err != nil {
+		return "", false
+	}
+	p := []byte(prefix)
+	for len(b) > 0 {
+		entry := b
+		if i := bytes.IndexByte(b, 0); i >= 0 {
+			entry, b = b[:i], b[i+1:]
+		} else {
+			b = nil
+		}
+		if bytes.HasPrefix(entry, p) {
+			return string(entry[len(p):]), true
+		}
+	}
+	return "", false
 }

@@ -2,11 +2,14 @@ package proc
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
 	"strings"
 	"sync"
+
+	"golang.org/x/sys/unix"
 )
 
 var bootID = sync.OnceValue(func() string {
@@ -23,9 +26,10 @@ func bootComparable(string) bool { return true }
 
 // stat reads /proc/<pid>/stat.
 func stat(pid int) (Info, error) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	var buf [512]byte
+	b, err := readProcFile("/proc/"+strconv.Itoa(pid)+"/stat", buf[:])
 	if err != nil {
-		if os.IsNotExist(err) {
+		if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ESRCH) {
 			return Info{}, fmt.Errorf("pid %d: %w", pid, ErrGone)
 		}
 		return Info{}, err

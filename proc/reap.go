@@ -3,32 +3,8 @@
 package proc
 
 import (
-	"strings"
-
 	"golang.org/x/sys/unix"
 )
-
-// ReapOrphans collects every dead child of the calling process except those
-// keep says belong to someone else (an exec.Cmd whose Wait must see the
-// status). A child subreaper inherits the agent's orphans; without this they
-// would stay zombies until the supervisor exits. It returns the PIDs reaped.
-func ReapOrphans(keep func(pid int) bool) []int {
-	snap, err := List()
-	if err != nil {
-		return nil
-	}
-	self := unix.Getpid()
-	var reaped []int
-	for _, p := range snap {
-		if p.PPID != self || !p.Zombie || (keep != nil && keep(p.PID)) {
-			continue
-		}
-		if ReapChild(p.PID) {
-			reaped = append(reaped, p.PID)
-		}
-	}
-	return reaped
-}
 
 // FindByEnv returns the live processes of the calling user whose environment
 // holds key=value. A supervisor puts a marker unique to itself in the
@@ -70,6 +46,12 @@ func FindMarked(key string) ([]Marked, error) {
 	if err != nil {
 		return nil, err
 	}
+	return FindMarkedIn(snap, key), nil
+}
+
+// FindMarkedIn is FindMarked over a snapshot of the process table the
+// caller has taken already, so that one walk serves both.
+func FindMarkedIn(snap []Info, key string) []Marked {
 	prefix := key + "="
 	self := unix.Getpid()
 	uid := unix.Getuid()
@@ -84,20 +66,13 @@ func FindMarked(key string) ([]Marked, error) {
 		if p.UID != uid {
 			continue
 		}
-		env, err := environ(p.PID)
-		if err != nil {
-			continue
-		}
-		for _, kv := range env {
-			if v, ok := strings.CutPrefix(kv, prefix); ok {
-				// A marker in another PID namespace names a PID of that
-				// namespace: not evidence here (inOwnPIDNamespace).
-				if inOwnPIDNamespace(p.PID) {
-					out = append(out, Marked{Info: p, Value: v})
-				}
-				break
+		if v, ok := envValue(p.PID, prefix); ok {
+			// A marker in another PID namespace names a PID of that
+			// namespace: not evidence here (inOwnPIDNamespace).
+			if inOwnPIDNamespace(p.PID) {
+				out = append(out, Marked{Info: p, Value: v})
 			}
 		}
 	}
-	return out, nil
+	return out
 }

@@ -75,6 +75,13 @@ type KillOptions struct {
 	// environment marker. Each is signalled only if its identity still
 	// verifies.
 	Also []Identity
+	// SweptLater says the caller finds what the root leaves behind by
+	// itself once the root has exited — a child subreaper, whose orphans
+	// become its own children — so the process table is not walked for
+	// the root's descendants while the root exits within its grace (with
+	// RootFirst); only a root that outlives the grace has its tree walked
+	// and killed.
+	SweptLater bool
 	// Reap is called with the PID of every process in the tree that is a
 	// child of the caller once it is dead, so the caller can wait for it.
 	// Leave it nil to use [ReapChild]. The caller's own exec.Cmd children
@@ -107,8 +114,11 @@ func KillTree(ctx context.Context, root Identity, opts KillOptions) (KillResult,
 	if first == 0 {
 		first = unix.SIGTERM
 	}
-	members, err := treeOf(root, opts.Also)
-	if err != nil {
+	var members []Identity
+	var err error
+	if opts.SweptLater && opts.RootFirst && !root.IsZero() {
+		members = mergeIdentities([]Identity{root}, opts.Also)
+	} else if members, err = treeOf(root, opts.Also); err != nil {
 		return res, err
 	}
 	term := func(ids []Identity, sig syscall.Signal) {
@@ -123,9 +133,12 @@ func KillTree(ctx context.Context, root Identity, opts KillOptions) (KillResult,
 		term([]Identity{root}, first)
 		waitGone(ctx, []Identity{root}, opts.Grace)
 		// Whatever the root left behind (and anything it started during
-		// the grace) gets SIGTERM now and the rest of the grace.
-		if later, err := treeOf(root, nil); err == nil {
-			members = mergeIdentities(members, later)
+		// the grace) gets SIGTERM now and the rest of the grace — found
+		// here unless the caller sweeps it once the root is gone.
+		if !opts.SweptLater || Alive(root) {
+			if later, err := treeOf(root, nil); err == nil {
+				members = mergeIdentities(members, later)
+			}
 		}
 		var rest []Identity
 		for _, id := range members {
@@ -226,9 +239,18 @@ func signalGroup(root Identity, sig syscall.Signal) {
 	_ = unix.Kill(-root.PID, sig)
 }
 
-// waitGone waits until none of ids is alive, up to d or until ctx ends. It
-// polls with a growing interval; it runs only while a kill is in progress.
+// waitGone waits until none of ids is alive, up to d or until ctx ends:
+// for one process and no context, woken by the kernel at its exit
+// (waitExit); otherwise it polls with a growing interval. It runs only
+// while a kill is in progress.
 func waitGone(ctx context.Context, ids []Identity, d time.Duration) {
+	if len(ids) == 1 && ctx.Done() == nil {
+		// One process, a context that never ends (a kill is never
+		// cancelled): the kernel says when it exits.
+		if _, ok := waitExit(ids[0], d); ok {
+			return
+		}
+	}
 	deadline := time.Now().Add(d)
 	interval := 2 * time.Millisecond
 	for {

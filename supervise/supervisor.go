@@ -304,6 +304,8 @@ func (s *Supervisor) start(ctx context.Context) (err error) {
 	if proc.SubreaperSupported {
 		if err := proc.BecomeSubreaper(); err != nil {
 			log.Warn("cannot become a child subreaper", "err", err)
+		} else {
+			s.wd.Subreaper = true
 		}
 	}
 

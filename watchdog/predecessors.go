@@ -65,13 +65,14 @@ func SweepPredecessors(ctx context.Context, grace time.Duration, log *slog.Logge
 		log = slog.New(slog.DiscardHandler)
 	}
 	var rep PredecessorReport
-	marked, err := proc.FindMarked(envvar.Supervisor)
-	if err != nil {
-		log.Warn("predecessor sweep: listing processes", "err", err)
-	}
+	// One walk of the process table serves the markers and the lines.
 	snap, serr := proc.List()
+	var marked []proc.Marked
 	spare := map[int]bool{}
-	if serr == nil {
+	if serr != nil {
+		log.Warn("predecessor sweep: listing processes", "err", serr)
+	} else {
+		marked = proc.FindMarkedIn(snap, envvar.Supervisor)
 		spare = ownLine(snap, unix.Getpid())
 	}
 

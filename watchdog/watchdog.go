@@ -48,6 +48,12 @@ type Watchdog struct {
 	MarkerKey, MarkerValue string
 	// Log receives what the watchdog does.
 	Log *slog.Logger
+	// Subreaper says the supervisor is a child subreaper (Linux): every
+	// process the agent leaves becomes its own child, so a kill and a
+	// sweep find them below it — and, when it has no child at all, know
+	// at once that nothing is left — instead of walking every process of
+	// the machine and reading every environment for the marker.
+	Subreaper bool
 
 	mu       sync.Mutex
 	agent    proc.Identity
@@ -144,20 +150,26 @@ func (w *Watchdog) kill(ctx context.Context, req Request) {
 		sig = unix.SIGTERM
 	}
 	// The tree as it is before the agent is signalled: once the agent
-	// dies its children are orphans and its parent links are gone.
-	also := w.marked()
-	if desc, err := proc.Tree(id.PID); err == nil {
-		for _, d := range desc {
-			also = append(also, d.Identity)
+	// dies its children are orphans and its parent links are gone —
+	// except below a subreaper, where they become its children and the
+	// sweep after the agent's exit finds them.
+	var also []proc.Identity
+	if !w.Subreaper {
+		also = w.marked()
+		if desc, err := proc.Tree(id.PID); err == nil {
+			for _, d := range desc {
+				also = append(also, d.Identity)
+			}
 		}
 	}
 	w.Log.Info("killing agent", "pid", id.PID, "signal", unix.SignalName(sig), "grace", w.Grace, "reason", req.Reason)
 	res, err := proc.KillTree(ctx, id, proc.KillOptions{
-		Grace:     w.Grace,
-		Signal:    sig,
-		RootFirst: true,
-		Also:      also,
-		Reap:      func(pid int) { w.reap(pid, id.PID) },
+		Grace:      w.Grace,
+		Signal:     sig,
+		RootFirst:  true,
+		SweptLater: w.Subreaper,
+		Also:       also,
+		Reap:       func(pid int) { w.reap(pid, id.PID) },
 	})
 	w.Log.Info("agent killed", "pid", id.PID, "termed", len(res.Termed), "killed", len(res.Killed), "survivors", len(res.Survivors), "err", err)
 }
@@ -199,7 +211,16 @@ type SweepResult struct {
 // grace, then SIGKILL. The agent service calls it after every agent exit,
 // before it decides what to do next, so a new agent never starts beside the
 // old one's leftovers.
+//
+// It walks the process table at most once, and not at all below a
+// subreaper that has no child left (the usual case: the agent ended its
+// own children); the marker, a second net for processes outside the
+// tree, is looked for only where no subreaper gathers them (macOS).
 func (w *Watchdog) Sweep(ctx context.Context, keep func(pid int) bool) SweepResult {
+	proc.ReapOrphans(keep)
+	if w.Subreaper && !proc.HasChildren() {
+		return SweepResult{}
+	}
 	var ids []proc.Identity
 	self := unix.Getpid()
 	snap, err := proc.List()
@@ -212,16 +233,18 @@ func (w *Watchdog) Sweep(ctx context.Context, keep func(pid int) bool) SweepResu
 				}
 			}
 		}
-	}
-	for _, m := range w.marked() {
-		ids = append(ids, m)
-		if err == nil {
-			for _, d := range proc.Descendants(snap, m.PID) {
-				ids = append(ids, d.Identity)
+		if !w.Subreaper && w.MarkerKey != "" {
+			for _, m := range proc.FindMarkedIn(snap, w.MarkerKey) {
+				if m.Value != w.MarkerValue {
+					continue
+				}
+				ids = append(ids, m.Identity)
+				for _, d := range proc.Descendants(snap, m.PID) {
+					ids = append(ids, d.Identity)
+				}
 			}
 		}
 	}
-	proc.ReapOrphans(keep)
 	if len(ids) == 0 {
 		return SweepResult{}
 	}
