@@ -135,6 +135,18 @@ func statusLine(payload []byte) string {
 func bindTick(payload []byte, tick claude.StatusLine) claude.LineInfo {
 	sup, supErr := config.Supervisor()
 	if sock := os.Getenv(envvar.Socket); supErr == nil && sock != "" {
+		// One read, one decision: a tick that changes nothing (most of
+		// them) is answered from the session as it is, without a round
+		// trip to the supervisor; one that has something to write goes
+		// to the binder, which writes it and takes the lease.
+		if store, err := openStore("statusline"); err == nil {
+			store.Report = nil
+			if sess, err := mine(store); err == nil {
+				if info, ok := claude.Peek(sess, sup, tick, time.Now(), 0); ok {
+					return info
+				}
+			}
+		}
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		resp, err := control.Call(ctx, sock, sup, control.Request{Op: control.OpStatusLine, Payload: payload})
 		cancel()

@@ -9,11 +9,15 @@ import (
 )
 
 // HeartbeatEvery is how often a status-line tick that changes nothing but
-// the heartbeat is written. Claude Code calls its status line after every
-// message and, with refreshInterval, on a timer; most ticks repeat what
-// the state already says, and writing each one would cost an fsync'd file
-// and a new inode for nothing.
-const HeartbeatEvery = 5 * time.Second
+// the heartbeat is written, when no supervisor runs the agent. Claude Code
+// calls its status line after every message and, with refreshInterval, on
+// a timer; most ticks repeat what the state already says, and writing each
+// one would cost an fsync'd file and a new inode for nothing. Under a
+// supervisor a tick never writes the heartbeat alone: the supervisor
+// writes it, once a minute (supervise.HeartbeatEvery), so that an
+// unchanged status line at 1 Hz costs no write at all (it cost a write and
+// two fsyncs every 5 s).
+const HeartbeatEvery = time.Minute
 
 // TickResult is what binding one status-line tick did.
 type TickResult struct {
@@ -33,18 +37,13 @@ type TickResult struct {
 // supervisor.
 //
 // The state is written only when the tick changes a tracked field —
-// sessionId, contextUsage, lifecycle, the owner — or when the stored
-// heartbeat is older than [HeartbeatEvery]. The check runs first on the
-// state sess already holds, without the lock; only a tick that has
-// something to write takes the lock, and decides again under it.
+// sessionId, contextUsage, lifecycle, the owner — or, with no supervisor,
+// when the stored heartbeat is older than [HeartbeatEvery]. The check runs
+// first on the state sess already holds, without the lock ([Peek]); only a
+// tick that has something to write takes the lock, and decides again
+// under it.
 func Tick(sess *state.Session, me proc.Identity, tick StatusLine, now time.Time, threshold float64) (TickResult, error) {
-	apply := func(st *state.State) bool {
-		last := st.LastHeartbeat
-		alive := st.PID > 0 && st.PID != me.PID && state.OwnerAlive(st)
-		claimed := Claim(st, me, alive)
-		changed := Bind(st, tick, now)
-		return claimed || changed || now.Sub(last) >= HeartbeatEvery
-	}
+	apply := tickApply(me, tick, now)
 	var res TickResult
 	probe := sess.State.Clone()
 	if !apply(probe) {
@@ -75,6 +74,32 @@ func Tick(sess *state.Session, me proc.Identity, tick StatusLine, now time.Time,
 	}
 	res.Info = Line(sess.Name, st, tick, threshold)
 	return res, nil
+}
+
+// tickApply returns what a tick does to a state: it reports whether there
+// is anything to write.
+func tickApply(me proc.Identity, tick StatusLine, now time.Time) func(*state.State) bool {
+	return func(st *state.State) bool {
+		last := st.LastHeartbeat
+		alive := st.PID > 0 && st.PID != me.PID && state.OwnerAlive(st)
+		claimed := Claim(st, me, alive)
+		changed := Bind(st, tick, now)
+		return claimed || changed || (me.IsZero() && now.Sub(last) >= HeartbeatEvery)
+	}
+}
+
+// Peek is Tick's first look: the line a tick shows when it would write
+// nothing, from the state sess holds, and ok; ok is false when the tick
+// has something to write and must go through Tick (under a supervisor,
+// its binder, which also takes the conversation's lease). A status line
+// whose tick changes nothing thus costs one read and one decision, and no
+// round trip to the supervisor.
+func Peek(sess *state.Session, me proc.Identity, tick StatusLine, now time.Time, threshold float64) (LineInfo, bool) {
+	probe := sess.State.Clone()
+	if tickApply(me, tick, now)(probe) {
+		return LineInfo{}, false
+	}
+	return Line(sess.Name, probe, tick, threshold), true
 }
 
 // Line is what the status line shows for session name in state st, with
