@@ -46,17 +46,21 @@ func TestModeTrackerResetsWhatTheAgentLeftOn(t *testing.T) {
 				"\x1b[?25h\x1b[?1006l\x1b[?1003l\x1b[?1002l\x1b[?1000l\x1b[?1004l\x1b[<u\x1b[?1049l\x1b[>4m\x1b[>4m\x1b[<u\x1b[?2031l\x1b[?2004l",
 			""},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			// Whole, and split at every byte: sequences cross writes.
-			for split := 0; split <= len(tc.out); split++ {
-				m := newModeTracker()
-				m.Feed([]byte(tc.out[:split]))
-				m.Feed([]byte(tc.out[split:]))
-				if got := string(m.Reset()); got != tc.reset {
-					t.Fatalf("split at %d: reset %q, want %q", split, got, tc.reset)
-				}
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { checkReset(t, tc.out, tc.reset) })
+	}
+}
+
+// checkReset feeds out to a tracker, whole and split at every byte
+// (sequences cross writes), and wants reset from it.
+func checkReset(t *testing.T, out, reset string) {
+	t.Helper()
+	for split := 0; split <= len(out); split++ {
+		m := newModeTracker()
+		m.Feed([]byte(out[:split]))
+		m.Feed([]byte(out[split:]))
+		if got := string(m.Reset()); got != reset {
+			t.Fatalf("split at %d: reset %q, want %q", split, got, reset)
+		}
 	}
 }
 
@@ -88,15 +92,6 @@ func TestCrashLeftCharsetAndModesAreReset(t *testing.T) {
 		{"origin mode", "\x1b[?6h", "\x1b[?6l"},
 		{"left-right margins", "\x1b[?69h", "\x1b[?69l"},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			for split := 0; split <= len(tc.out); split++ {
-				m := newModeTracker()
-				m.Feed([]byte(tc.out[:split]))
-				m.Feed([]byte(tc.out[split:]))
-				if got := string(m.Reset()); got != tc.reset {
-					t.Fatalf("split at %d: reset %q, want %q", split, got, tc.reset)
-				}
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { checkReset(t, tc.out, tc.reset) })
 	}
 }
