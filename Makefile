@@ -22,6 +22,11 @@ build:
 install: build
 	install -d $(PREFIX)/bin
 	install -m 0755 $(BIN) $(PREFIX)/bin/superclaude
+	@echo "installed $(PREFIX)/bin/superclaude"
+	@case ":$$PATH:" in *":$(PREFIX)/bin:"*) ;; *) \
+		echo "$(PREFIX)/bin is not on your PATH, so \`superclaude\` would not be found: add this line to ~/.bashrc or ~/.zshrc, then open a new shell:"; \
+		echo "  export PATH=\"$(PREFIX)/bin:\$$PATH\""; \
+		echo "(superclaude +doctor checks the install)";; esac
 
 # The README's test command. -race on every package; process and tmux tests
 # included.

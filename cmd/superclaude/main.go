@@ -181,11 +181,22 @@ func completionCommand(root *cobra.Command) *cobra.Command {
 	return &cobra.Command{
 		Use:   "+completion bash|zsh|fish",
 		Short: "print a shell completion script for superclaude's own commands",
-		Long: `Print a completion script for bash, zsh or fish. For example:
+		Long: `Print a completion script for bash, zsh or fish. Each block below is to be
+pasted in the shell it names.
 
+  # bash (needs the bash-completion package)
+  mkdir -p ~/.local/share/bash-completion/completions
   superclaude +completion bash > ~/.local/share/bash-completion/completions/superclaude
-  superclaude +completion zsh > "${fpath[1]}/_superclaude"
-  superclaude +completion fish > ~/.config/fish/completions/superclaude.fish`,
+
+  # zsh; then, in ~/.zshrc before compinit: fpath=(~/.zfunc $fpath)
+  mkdir -p ~/.zfunc
+  superclaude +completion zsh > ~/.zfunc/_superclaude
+
+  # fish
+  mkdir -p ~/.config/fish/completions
+  superclaude +completion fish > ~/.config/fish/completions/superclaude.fish
+
+superclaude +doctor checks that the completion is where your shell looks.`,
 		Args:      cobra.ExactArgs(1),
 		ValidArgs: []string{"bash", "zsh", "fish"},
 		RunE: func(c *cobra.Command, args []string) error {
