@@ -56,6 +56,7 @@ var layer = map[string]int{
 	"testkit/fakegemini":  7,
 	"testkit/fakeserver":  6,
 	"testkit/sshworld":    6,
+	"testkit/termshot":    6,
 	"testkit/fakeagent":   7,
 	"testkit/testbin":     7,
 	"testkit/fleetworld":  8,
