@@ -14,6 +14,7 @@ import (
 	"github.com/thejerf/suture/v4"
 
 	"github.com/superclaude/superclaude/child"
+	"github.com/superclaude/superclaude/internal/alarm"
 	"github.com/superclaude/superclaude/internal/envvar"
 	"github.com/superclaude/superclaude/internal/fswatch"
 	"github.com/superclaude/superclaude/state"
@@ -316,8 +317,12 @@ func (a *agentService) wait(ctx context.Context, ag *child.Agent) {
 	if s.cfg.Profile.ContextUsage == ContextStatusLine {
 		dehydrateWait = s.cfg.Policy.DehydrateWait
 	}
-	timer := time.NewTimer(0) // the first look, at once
-	defer timer.Stop()
+	// The one timer, for the next thing due: the kernel's (internal/alarm),
+	// so that firing once a minute costs one wakeup, not the Go runtime's
+	// burst around a far timer.
+	timer := alarm.New()
+	defer timer.Close()
+	timer.Set(0) // the first look, at once
 	var ws watchState
 	var watching []string
 	var lastLimit time.Time // the reset of the last limit told
@@ -329,7 +334,7 @@ func (a *agentService) wait(ctx context.Context, ag *child.Agent) {
 			s.stopAgent()
 			return
 		case <-changed:
-		case <-timer.C:
+		case <-timer.C():
 		}
 		now := time.Now()
 		s.learnConversation()
@@ -383,8 +388,10 @@ func (a *agentService) wait(ctx context.Context, ag *child.Agent) {
 		if poll {
 			soonest(now.Add(time.Second))
 		}
-		if !next.IsZero() {
-			timer.Reset(max(time.Until(next), 0))
+		if next.IsZero() {
+			timer.Stop()
+		} else {
+			timer.Set(time.Until(next))
 		}
 	}
 }

@@ -26,6 +26,7 @@ var layer = map[string]int{
 	"internal/version":    0,
 	"internal/logfile":    1,
 	"internal/fswatch":    0,
+	"internal/alarm":      0,
 
 	"internal/handover": 1,
 
