@@ -147,7 +147,7 @@ claude subcommand, option or prompt:
 	root.AddCommand(sessionCommand(), runCommand(), statusLineCommand(), hookCommand(), logCommand(),
 		upCommand(), downCommand(), paneIDCommand(), remoteCommand(), statusCommand(), whyCommand(), versionCommand(),
 		historyCommand(), resumeCommand(), dashboardCommand())
-	root.AddCommand(completionCommand(root))
+	root.AddCommand(completionCommand(root), newDoctorCmd(root))
 	help := &cobra.Command{
 		Use:   "+help [command | codes]",
 		Short: "help about any command; +help codes: what every mark on screen means",

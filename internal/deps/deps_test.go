@@ -29,6 +29,7 @@ var layer = map[string]int{
 	"internal/alarm":      0,
 
 	"internal/handover": 1,
+	"internal/doctor":   1,
 
 	"internal/config":  1,
 	"internal/control": 1,
