@@ -11,6 +11,7 @@ import (
 	"github.com/superclaude/superclaude/internal/config"
 	"github.com/superclaude/superclaude/internal/control"
 	"github.com/superclaude/superclaude/internal/doctor"
+	"github.com/superclaude/superclaude/internal/envvar"
 	"github.com/superclaude/superclaude/internal/version"
 )
 
@@ -44,7 +45,7 @@ something needs fixing.`,
 				Self: self, Version: "superclaude " + version.Get().String(),
 				PATH: os.Getenv("PATH"), HOME: os.Getenv("HOME"), SHELL: os.Getenv("SHELL"),
 				XDGDataHome: os.Getenv("XDG_DATA_HOME"), XDGConfigHome: os.Getenv("XDG_CONFIG_HOME"),
-				Agent: os.Getenv("SUPERCLAUDE_AGENT"), StateDir: stateDir, RuntimeDir: control.RuntimeDir,
+				Agent: os.Getenv(envvar.Agent), StateDir: stateDir, RuntimeDir: control.RuntimeDir,
 				Completion: func(shell string) ([]byte, error) {
 					var b bytes.Buffer
 					cmd := completionCommand(root)
