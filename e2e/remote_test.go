@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -44,6 +43,11 @@ func (w *world) remoteHost(s *sshworld.Server, alias string) *remoteHost {
 	settings, _ := json.Marshal(map[string]any{"permissions": map[string]any{"defaultMode": "default", "allow": []string{"Bash"}}})
 	u.WriteFile(".claude/settings.json", settings, 0o600)
 	h.tm = &tmuxServer{w: w, sock: filepath.Join(u.Home, "tmp", "tmux-"+strconv.Itoa(u.UID), "default")}
+	w.t.Cleanup(func() {
+		if w.t.Failed() {
+			h.dump()
+		}
+	})
 	if !strings.HasPrefix(envOf(w.env, "PATH"), s.Bin+":") {
 		w.setEnv("PATH=" + s.Bin + ":" + envOf(w.env, "PATH"))
 	}
@@ -59,54 +63,49 @@ func envOf(env []string, key string) string {
 	return ""
 }
 
+// dump logs what a failed test needs of the host: its superclaude log,
+// its sessions' events, its panes' screens and the server's log.
+func (h *remoteHost) dump() {
+	b, _ := os.ReadFile(filepath.Join(h.stateDir(), "superclaude.log"))
+	h.w.t.Logf("%s: superclaude.log:\n%s", h.u.Alias, b)
+	if out, err := h.w.sc("+status", "--json"); err == nil {
+		h.w.t.Logf("+status --json:\n%s", out)
+	}
+	if ids, err := h.tm.run("list-panes", "-a", "-F", "#{pane_id}"); err == nil {
+		for _, id := range strings.Fields(ids) {
+			h.w.t.Logf("%s: pane %s:\n%s", h.u.Alias, id, h.tm.capture(id))
+		}
+	}
+	h.w.t.Logf("sshd log:\n%s", h.ssh.Log())
+}
+
 // stateDir is superclaude's state directory on the host.
 func (h *remoteHost) stateDir() string {
 	return filepath.Join(h.u.Home, ".local", "state", "superclaude")
 }
 
-// sessions lists the sessions of the fleets the host runs for another
-// machine (read by the test, as root, from the host's files).
-func (h *remoteHost) sessions() []state.Session {
-	roots, _ := filepath.Glob(filepath.Join(h.stateDir(), "hosted", "*", "sessions"))
-	var out []state.Session
-	for _, root := range roots {
-		s, err := state.Open(root)
-		if err != nil {
+// agentStarts reads, through superclaude (+why NAME --host, over ssh),
+// the agent-start events of the host's session name, oldest first: each
+// start's arguments. (The host's files are its user's: superclaude here
+// never reads them, and neither does the test.)
+func (h *remoteHost) agentStarts(name string) [][]string {
+	h.w.t.Helper()
+	out, err := h.w.sc("+why", name, "--host", h.u.Alias, "--json")
+	if err != nil {
+		h.w.t.Fatalf("+why %s --host %s: %v\n%s", name, h.u.Alias, err, out)
+	}
+	var starts [][]string
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var ev state.Event
+		if json.Unmarshal([]byte(line), &ev) != nil || ev.Kind != "agent-start" {
 			continue
 		}
-		list, _ := s.List()
-		out = append(out, list...)
+		var args []string
+		raw, _ := json.Marshal(ev.Detail["args"])
+		json.Unmarshal(raw, &args)
+		starts = append(starts, args)
 	}
-	return out
-}
-
-// agentStarts reads the agent-start events of the host's fleet sessions,
-// oldest first: each start's arguments.
-func (h *remoteHost) agentStarts() [][]string {
-	roots, _ := filepath.Glob(filepath.Join(h.stateDir(), "hosted", "*", "sessions"))
-	type start struct {
-		at   string
-		args []string
-	}
-	var all []start
-	for _, root := range roots {
-		s, _ := state.Open(root)
-		evs, _ := s.Events("")
-		for _, ev := range evs {
-			if ev.Kind == "agent-start" {
-				var args []string
-				raw, _ := json.Marshal(ev.Detail["args"])
-				json.Unmarshal(raw, &args)
-				all = append(all, start{ev.Time.Format("2006-01-02T15:04:05.000000000"), args})
-			}
-		}
-	}
-	sort.SliceStable(all, func(i, j int) bool { return all[i].at < all[j].at })
-	var out [][]string
-	for _, s := range all {
-		out = append(out, s.args)
-	}
-	return out
+	return starts
 }
 
 // leftovers lists the host user's processes other than sshd's own (the
@@ -121,6 +120,68 @@ func (h *remoteHost) leftovers() []string {
 		}
 	}
 	return out
+}
+
+// claudes lists the host user's claude processes.
+func (h *remoteHost) claudes() []proc.Identity {
+	var out []proc.Identity
+	for _, p := range h.u.Processes() {
+		if comm, _ := os.ReadFile("/proc/" + strconv.Itoa(p.PID) + "/comm"); strings.TrimSpace(string(comm)) == "claude" {
+			out = append(out, p.Identity)
+		}
+	}
+	return out
+}
+
+// hostRow is a row of +status --json with its host fields.
+type hostRow struct {
+	Name      string `json:"name"`
+	Pane      string `json:"pane"`
+	PID       int    `json:"pid"`
+	Host      string `json:"host"`
+	State     string `json:"state"`
+	Lifecycle string `json:"lifecycle"`
+	SessionID string `json:"sessionId"`
+	LastGood  string `json:"lastGood"`
+	HostError string `json:"hostError"`
+}
+
+// bound says the row's pane runs, active, bound to a conversation.
+func (r hostRow) bound() bool {
+	return r.State == "running" && r.Lifecycle == "active" && r.SessionID != ""
+}
+
+// ownerOf is the identity of a running row's supervisor.
+func ownerOf(t *testing.T, r hostRow) proc.Identity {
+	t.Helper()
+	id, err := proc.Of(r.PID)
+	if err != nil {
+		t.Fatalf("the supervisor of %s (pid %d): %v", r.Pane, r.PID, err)
+	}
+	return id
+}
+
+// hostRows reads +status --json by pane; a host that did not answer is
+// "@HOST".
+func (w *world) hostRows() map[string]hostRow {
+	w.t.Helper()
+	out, err := w.sc("+status", "--json")
+	if err != nil {
+		w.t.Fatalf("+status --json: %v\n%s", err, out)
+	}
+	var rows []hostRow
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		w.t.Fatalf("+status --json: %v\n%s", err, out)
+	}
+	m := map[string]hostRow{}
+	for _, r := range rows {
+		if r.State == "unreachable" {
+			m["@"+r.Host] = r
+		} else {
+			m[r.Pane] = r
+		}
+	}
+	return m
 }
 
 // fleetEnv is the fleet file's env: what both sides' claude need to reach
@@ -183,23 +244,17 @@ dir = "proj"
   label = "R"
 `), 0o600)
 
-	up := func() (local, remote *state.State) {
+	// up brings the fleet up and waits until each side's pane has bound
+	// its conversation, as +status shows them (the host's through ssh).
+	up := func() (local, remote hostRow) {
 		t.Helper()
 		if out, err := w.sc("+up", "--tmux-socket", tm.sock, file); err != nil {
 			t.Fatalf("+up: %v\n%s", err, out)
 		}
-		bound := func(list []state.Session, pane string) *state.State {
-			for _, s := range list {
-				if s.State.FleetPaneID == pane && s.State.SessionID != "" && s.State.Lifecycle == state.Active && proc.Alive(state.Owner(s.State)) {
-					return s.State
-				}
-			}
-			return nil
-		}
 		w.until("each side's pane to bind its own conversation", func() bool {
-			here, _ := w.store().List()
-			local, remote = bound(here, "fl:here:L"), bound(box.sessions(), "fl:there:R")
-			return local != nil && remote != nil
+			rows := w.hostRows()
+			local, remote = rows["fl:here:L"], rows["fl:there:R"]
+			return local.bound() && remote.bound()
 		})
 		return local, remote
 	}
@@ -207,12 +262,46 @@ dir = "proj"
 	if local.SessionID == remote.SessionID {
 		t.Fatalf("both sides share conversation %s", local.SessionID)
 	}
-	if remote.ProjectDir != box.project {
-		t.Errorf("the remote pane works in %q, want %q", remote.ProjectDir, box.project)
+	if dir := box.tm.must("display-message", "-p", "-t", "=fl:", "#{pane_current_path}"); dir != box.project {
+		t.Errorf("the remote pane works in %q, want %q", dir, box.project)
 	}
 	w.sayHello(tm, "local")
 	w.sayHello(box.tm, "remote")
-	sups := []proc.Identity{state.Owner(local), state.Owner(remote)}
+	sups := []proc.Identity{ownerOf(t, local), ownerOf(t, remote)}
+
+	// One view: +status --json lists both, each with its host (up read
+	// them so).
+	if local.Host != "" || remote.Host != "box" {
+		t.Fatalf("+status --json: hosts %q and %q, want \"\" and box", local.Host, remote.Host)
+	}
+
+	// The ssh connection and the shared connection go (the server with
+	// them): the remote agent runs on, and the next +status marks the
+	// host unreachable, with its last good answer; then it is back.
+	agents := box.claudes()
+	if len(agents) == 0 {
+		t.Fatal("no claude runs on the host")
+	}
+	if sshworld.KillControlMasters(w.tmp) == 0 {
+		t.Fatal("no shared ssh connection to end")
+	}
+	s.Stop()
+	rows := w.hostRows()
+	if r := rows["@box"]; r.State != "unreachable" || r.LastGood == "" {
+		t.Fatalf("+status --json with the host gone: %+v", rows)
+	}
+	if r := rows["fl:here:L"]; r.State != "running" {
+		t.Fatalf("+status --json lost the local row with the host gone: %+v", rows)
+	}
+	for _, a := range append(agents, sups[1]) {
+		if !proc.Alive(a) {
+			t.Fatalf("remote process %d ended with the connection", a.PID)
+		}
+	}
+	s.Start()
+	if r := w.hostRows()["fl:there:R"]; r.Host != "box" || r.SessionID != remote.SessionID || r.State != "running" {
+		t.Fatalf("+status --json after the host came back: %+v", r)
+	}
 
 	out, err := w.sc("+down", "--tmux-socket", tm.sock, file)
 	if err != nil || !strings.Contains(out, "on box: fleet fl is down: 1 supervisor stopped, 0 killed") {
@@ -233,13 +322,13 @@ dir = "proj"
 		t.Error("the local tmux session outlived +down")
 	}
 
-	localStarts, remoteStarts := len(w.agentStarts()), len(box.agentStarts())
+	localStarts, remoteStarts := len(w.agentStarts()), len(box.agentStarts(remote.Name))
 	local2, remote2 := up()
 	if local2.SessionID != local.SessionID || remote2.SessionID != remote.SessionID {
 		t.Fatalf("after +up again: here %s (want %s), there %s (want %s)",
 			local2.SessionID, local.SessionID, remote2.SessionID, remote.SessionID)
 	}
-	for side, starts := range map[string][][]string{"here": w.agentStarts()[localStarts:], "there": box.agentStarts()[remoteStarts:]} {
+	for side, starts := range map[string][][]string{"here": w.agentStarts()[localStarts:], "there": box.agentStarts(remote.Name)[remoteStarts:]} {
 		want := map[string]string{"here": local.SessionID, "there": remote.SessionID}[side]
 		if len(starts) != 1 || !slices.Contains(starts[0], "--resume") || starts[0][slices.Index(starts[0], "--resume")+1] != want {
 			t.Errorf("%s: the pane started again with %q, want --resume %s", side, starts, want)
@@ -247,5 +336,114 @@ dir = "proj"
 	}
 	if out, err := w.sc("+down", "--tmux-socket", tm.sock, file); err != nil {
 		t.Fatalf("+down: %v\n%s", err, out)
+	}
+}
+
+// pwned lists the files named PWNED* under dirs: what a word taken as
+// shell text would have made.
+func pwned(dirs ...string) []string {
+	var out []string
+	for _, d := range dirs {
+		filepath.WalkDir(d, func(p string, e os.DirEntry, err error) error {
+			if err == nil && strings.HasPrefix(e.Name(), "PWNED") {
+				out = append(out, p)
+			}
+			return nil
+		})
+	}
+	return out
+}
+
+// Attack: words of a fleet file and of a command line that a shell would
+// run — $(…), backquotes, ';', quotes, a backslash, a newline — reach the
+// other host unchanged, as data, and run nothing on either side: a
+// remote window's directory, the remote claude's arguments, a session
+// name asked for with +why (found on no host, and on a named one); a
+// label holding $(…) is refused before anything is made.
+func TestAttackHostileWordsReachTheHostAsData(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	s := sshworld.Start(t)
+	box := w.remoteHost(s, "box")
+	tm := w.tmux()
+	evilDir := "a $(touch PWNED1); b 'q' \"dq\" `touch PWNED2` \\ c\nnl"
+	evilArg := "$(touch PWNED3); `touch PWNED4` 'x' \"y\" \\\nz"
+	dir := box.u.MkdirAll(filepath.Join("proj", evilDir))
+	cfg, _ := json.Marshal(claudeJSON(box.project, dir))
+	box.u.WriteFile(".claude.json", cfg, 0o600)
+	file := filepath.Join(w.project, "fleet.toml")
+	fleet := func(label string) string {
+		return fmt.Sprintf(`name = "fl"
+dir = "."
+sessions = "sessions"
+env = %s
+
+[[window]]
+name = "here"
+
+  [[window.pane]]
+  label = "L"
+
+[[window]]
+name = "there"
+host = "box"
+dir = %q
+
+  [[window.pane]]
+  label = %q
+  args = ["--append-system-prompt", %q]
+`, w.fleetEnv(), filepath.Join("proj", evilDir), label, evilArg)
+	}
+	everywhere := []string{box.u.Home, w.root, w.tmp}
+
+	// A label holding $(…) is refused, and nothing is made anywhere.
+	os.WriteFile(file, []byte(fleet("R$(touch PWNED0)")), 0o600)
+	if out, err := w.sc("+up", "--tmux-socket", tm.sock, file); err == nil || !strings.Contains(out, "label") {
+		t.Fatalf("+up of a label holding $(…): %v\n%s", err, out)
+	}
+	if _, err := box.tm.run("has-session", "-t", "=fl"); err == nil {
+		t.Fatal("a refused +up made the fleet's session on the host")
+	}
+
+	os.WriteFile(file, []byte(fleet("R")), 0o600)
+	mark := w.api.Mark()
+	if out, err := w.sc("+up", "--tmux-socket", tm.sock, file); err != nil {
+		t.Fatalf("+up: %v\n%s", err, out)
+	}
+	w.until("the remote pane to bind its conversation", func() bool { return w.hostRows()["fl:there:R"].bound() })
+	// The remote claude runs in the directory, exactly.
+	var cwds []string
+	for _, c := range box.claudes() {
+		cwd, _ := os.Readlink(fmt.Sprintf("/proc/%d/cwd", c.PID))
+		cwds = append(cwds, cwd)
+	}
+	if !slices.Contains(cwds, dir) {
+		t.Fatalf("the remote claude runs in %q, want %q", cwds, dir)
+	}
+	// And got its argument exactly: the API saw it in the system prompt
+	// of the first turn.
+	w.sayHello(box.tm, "remote")
+	if _, ok := w.api.WaitAfter(mark, wait, func(r *fakeapi.Request) bool { return strings.Contains(r.System(), evilArg) }); !ok {
+		t.Fatalf("no request carried the remote claude's argument %q unchanged", evilArg)
+	}
+
+	// A session name holding shell text: on no host, then on a named one;
+	// each says so with the name as given.
+	evilName := "$(touch PWNED5); x 'y' \"z\" `touch PWNED6`"
+	for _, args := range [][]string{{"+why", evilName}, {"+why", evilName, "--host", "box"}, {"+session", "restart", "--session", evilName, "--host", "box"}} {
+		out, err := w.sc(args...)
+		if err == nil || !strings.Contains(out, evilName) {
+			t.Errorf("superclaude %q: %v\n%s", args, err, out)
+		}
+	}
+
+	if got := pwned(everywhere...); len(got) != 0 {
+		t.Fatalf("shell text ran: %q", got)
+	}
+	if out, err := w.sc("+down", "--tmux-socket", tm.sock, file); err != nil {
+		t.Fatalf("+down: %v\n%s", err, out)
+	}
+	if got := pwned(everywhere...); len(got) != 0 {
+		t.Fatalf("shell text ran: %q", got)
 	}
 }

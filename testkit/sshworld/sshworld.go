@@ -373,6 +373,24 @@ func (u *User) Processes() []proc.Info {
 	return out
 }
 
+// KillControlMasters ends the shared connections ssh keeps in the
+// background (ControlPersist) whose sockets are below dir — such a process
+// names its socket in place of its command line, "ssh: PATH [mux]" — and
+// returns how many it ended.
+func KillControlMasters(dir string) int {
+	snap, _ := proc.List()
+	killed := 0
+	for _, p := range snap {
+		cmdline, _ := os.ReadFile("/proc/" + strconv.Itoa(p.PID) + "/cmdline")
+		if strings.HasPrefix(string(cmdline), "ssh: "+dir+"/") {
+			if proc.Signal(p.Identity, syscall.SIGKILL) == nil {
+				killed++
+			}
+		}
+	}
+	return killed
+}
+
 // Log returns the server's log.
 func (s *Server) Log() string {
 	b, _ := os.ReadFile(filepath.Join(s.Dir, "sshd.log"))

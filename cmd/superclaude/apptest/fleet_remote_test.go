@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -91,20 +90,10 @@ func (w *remoteWorld) hostRows() map[string]hostRow {
 	return m
 }
 
-// killControlMasters ends the world's shared ssh connections: the ssh
-// processes ssh left in the background, which name their socket, in the
-// world's runtime directory, in place of their command line.
+// killControlMasters ends the world's shared ssh connections, whose
+// sockets are in the world's runtime directory.
 func (w *remoteWorld) killControlMasters() {
-	snap, _ := proc.List()
-	killed := 0
-	for _, p := range snap {
-		cmdline, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", p.PID))
-		if strings.HasPrefix(string(cmdline), "ssh: "+w.RT+"/") {
-			proc.Signal(p.Identity, syscall.SIGKILL)
-			killed++
-		}
-	}
-	if killed == 0 {
+	if sshworld.KillControlMasters(w.RT) == 0 {
 		w.T.Fatal("no shared ssh connection to end")
 	}
 }
