@@ -53,9 +53,10 @@ type Server struct {
 	// Port is the server's port on 127.0.0.1.
 	Port int
 
-	mu    sync.Mutex
-	cmd   *exec.Cmd
-	users []*User
+	mu     sync.Mutex
+	cmd    *exec.Cmd
+	users  []*User
+	silent []silentHost
 }
 
 // User is one local user that the tests reach over ssh.
@@ -226,6 +227,9 @@ func (s *Server) writeClientConfig() {
   User %s
 `, u.Alias, s.Port, u.Name)
 	}
+	for _, h := range s.silent {
+		fmt.Fprintf(&b, "Host %s\n  HostName 127.0.0.1\n  Port %d\n  User nobody\n", h.alias, h.port)
+	}
 	fmt.Fprintf(&b, `Host *
   IdentityFile %s
   IdentitiesOnly yes
@@ -375,20 +379,69 @@ func (u *User) Processes() []proc.Info {
 
 // KillControlMasters ends the shared connections ssh keeps in the
 // background (ControlPersist) whose sockets are below dir — such a process
-// names its socket in place of its command line, "ssh: PATH [mux]" — and
-// returns how many it ended.
+// names its socket in place of its command line, "ssh: PATH [mux]" — waits
+// (a few seconds at most) for them to be gone, and returns how many it
+// ended.
 func KillControlMasters(dir string) int {
 	snap, _ := proc.List()
-	killed := 0
+	var killed []proc.Identity
 	for _, p := range snap {
 		cmdline, _ := os.ReadFile("/proc/" + strconv.Itoa(p.PID) + "/cmdline")
 		if strings.HasPrefix(string(cmdline), "ssh: "+dir+"/") {
 			if proc.Signal(p.Identity, syscall.SIGKILL) == nil {
-				killed++
+				killed = append(killed, p.Identity)
 			}
 		}
 	}
-	return killed
+	deadline := time.Now().Add(5 * time.Second)
+	for _, id := range killed {
+		for proc.Alive(id) && time.Now().Before(deadline) {
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	return len(killed)
+}
+
+// AddSilentHost adds an ssh destination alias whose server takes the
+// connection and never says a word: a host that went away behind a
+// network that still answers, the slowest kind of unreachable. It lasts
+// as long as the test.
+func (s *Server) AddSilentHost(alias string) {
+	s.t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	var held []net.Conn
+	var mu sync.Mutex
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			held = append(held, c)
+			mu.Unlock()
+		}
+	}()
+	s.t.Cleanup(func() {
+		l.Close()
+		mu.Lock()
+		for _, c := range held {
+			c.Close()
+		}
+		mu.Unlock()
+	})
+	s.mu.Lock()
+	s.silent = append(s.silent, silentHost{alias, l.Addr().(*net.TCPAddr).Port})
+	s.mu.Unlock()
+	s.writeClientConfig()
+}
+
+type silentHost struct {
+	alias string
+	port  int
 }
 
 // Log returns the server's log.
