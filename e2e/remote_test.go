@@ -196,6 +196,36 @@ func (w *world) fleetEnv() string {
 	return "{ " + strings.Join(kv, ", ") + " }"
 }
 
+// twoHostFleet is the fleet file "fl" of a window here (pane L) and a
+// window on host box in dir (relative to its home) whose pane label runs
+// claude with args.
+func (w *world) twoHostFleet(dir, label string, args ...string) string {
+	quoted := make([]string, len(args))
+	for i, a := range args {
+		quoted[i] = fmt.Sprintf("%q", a)
+	}
+	return fmt.Sprintf(`name = "fl"
+dir = "."
+sessions = "sessions"
+env = %s
+
+[[window]]
+name = "here"
+
+  [[window.pane]]
+  label = "L"
+
+[[window]]
+name = "there"
+host = "box"
+dir = %q
+
+  [[window.pane]]
+  label = %q
+  args = [%s]
+`, w.fleetEnv(), dir, label, strings.Join(quoted, ", "))
+}
+
 // sayHello types a prompt into each labelled pane of the tmux session
 // "fl" on tm, and waits for the API to get it: a conversation claude has
 // no message of cannot be resumed.
@@ -224,25 +254,7 @@ func TestFleetAcrossHosts(t *testing.T) {
 	box := w.remoteHost(s, "box")
 	tm := w.tmux()
 	file := filepath.Join(w.project, "fleet.toml")
-	os.WriteFile(file, []byte(`name = "fl"
-dir = "."
-sessions = "sessions"
-env = `+w.fleetEnv()+`
-
-[[window]]
-name = "here"
-
-  [[window.pane]]
-  label = "L"
-
-[[window]]
-name = "there"
-host = "box"
-dir = "proj"
-
-  [[window.pane]]
-  label = "R"
-`), 0o600)
+	os.WriteFile(file, []byte(w.twoHostFleet("proj", "R")), 0o600)
 
 	// up brings the fleet up and waits until each side's pane has bound
 	// its conversation, as +status shows them (the host's through ssh).
@@ -373,26 +385,7 @@ func TestAttackHostileWordsReachTheHostAsData(t *testing.T) {
 	box.u.WriteFile(".claude.json", cfg, 0o600)
 	file := filepath.Join(w.project, "fleet.toml")
 	fleet := func(label string) string {
-		return fmt.Sprintf(`name = "fl"
-dir = "."
-sessions = "sessions"
-env = %s
-
-[[window]]
-name = "here"
-
-  [[window.pane]]
-  label = "L"
-
-[[window]]
-name = "there"
-host = "box"
-dir = %q
-
-  [[window.pane]]
-  label = %q
-  args = ["--append-system-prompt", %q]
-`, w.fleetEnv(), filepath.Join("proj", evilDir), label, evilArg)
+		return w.twoHostFleet(filepath.Join("proj", evilDir), label, "--append-system-prompt", evilArg)
 	}
 	everywhere := []string{box.u.Home, w.root, w.tmp}
 

@@ -67,61 +67,32 @@ func hostOps() (map[string]remote.Handler, error) {
 	}
 	ops := dashboard.HostOps(src)
 	for op, h := range map[string]remote.Handler{
-		fleet.OpUp: func(ctx context.Context, raw json.RawMessage, emit func(any) error) error {
-			var a fleet.UpArgs
-			if err := remote.Args(raw, &a); err != nil {
-				return err
-			}
-			r, err := side.Up(a)
-			if err != nil {
-				return err
-			}
-			return emit(r)
-		},
-		opStatus: func(ctx context.Context, raw json.RawMessage, emit func(any) error) error {
-			var a statusArgs
-			if err := remote.Args(raw, &a); err != nil {
-				return err
-			}
+		fleet.OpUp:   remote.Op(func(_ context.Context, a fleet.UpArgs) (fleet.HostUp, error) { return side.Up(a) }),
+		fleet.OpDown: remote.Op(func(_ context.Context, a fleet.DownArgs) (fleet.HostDown, error) { return side.Down(a) }),
+		opStatus: remote.Op(func(_ context.Context, a statusArgs) ([]cli.SessionView, error) {
 			dir := ""
 			if a.Name != "" {
+				var err error
 				if dir, err = side.SessionsDir(a.Origin, a.Name); err != nil {
-					return err
+					return nil, err
 				}
 				if _, err := os.Stat(dir); err != nil {
-					return emit([]cli.SessionView{}) // that fleet has no sessions here
+					return []cli.SessionView{}, nil // that fleet has no sessions here
 				}
 			}
 			stores, err := viewStores(dir, "")
 			if err != nil {
-				return err
+				return nil, err
 			}
-			return emit(localViews(stores, func(state.Session) bool { return true }))
-		},
-		opFind: func(ctx context.Context, raw json.RawMessage, emit func(any) error) error {
-			var a findArgs
-			if err := remote.Args(raw, &a); err != nil {
-				return err
-			}
-			return emit(findHere(a))
-		},
+			return localViews(stores, func(state.Session) bool { return true }), nil
+		}),
+		opFind: remote.Op(func(_ context.Context, a findArgs) (bool, error) { return findHere(a), nil }),
 		opRun: func(ctx context.Context, raw json.RawMessage, emit func(any) error) error {
 			var a runArgs
 			if err := remote.Args(raw, &a); err != nil {
 				return err
 			}
 			return runHere(ctx, a.Args, emit)
-		},
-		fleet.OpDown: func(ctx context.Context, raw json.RawMessage, emit func(any) error) error {
-			var a fleet.DownArgs
-			if err := remote.Args(raw, &a); err != nil {
-				return err
-			}
-			r, err := side.Down(a)
-			if err != nil {
-				return err
-			}
-			return emit(r)
 		},
 	} {
 		ops[op] = h

@@ -2,7 +2,6 @@ package dashboard
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os/exec"
@@ -191,11 +190,7 @@ func (h *HostsSource) Attach(ctx context.Context, r Row) (*exec.Cmd, error) {
 // dashboard read it; it is done to the row of that directory as src
 // reads it now.
 func HostOps(src *StoreSource) map[string]remote.Handler {
-	find := func(ctx context.Context, raw json.RawMessage) (Row, error) {
-		var a rowArgs
-		if err := remote.Args(raw, &a); err != nil {
-			return Row{}, err
-		}
+	find := func(ctx context.Context, a rowArgs) (Row, error) {
 		snap, err := src.Rows(ctx)
 		if err != nil {
 			return Row{}, err
@@ -207,61 +202,30 @@ func HostOps(src *StoreSource) map[string]remote.Handler {
 		}
 		return Row{}, fmt.Errorf("no session %s here any more", a.Row.Dir)
 	}
+	// on is an action on the row a names, as src reads it now.
+	on := func(do func(context.Context, Row, rowArgs) (any, error)) remote.Handler {
+		return remote.Op(func(ctx context.Context, a rowArgs) (any, error) {
+			r, err := find(ctx, a)
+			if err != nil {
+				return nil, err
+			}
+			return do(ctx, r, a)
+		})
+	}
 	return map[string]remote.Handler{
-		OpRows: func(ctx context.Context, raw json.RawMessage, emit func(any) error) error {
-			snap, err := src.Rows(ctx)
-			if err != nil {
-				return err
-			}
-			return emit(snap)
-		},
-		OpRestart: func(ctx context.Context, raw json.RawMessage, emit func(any) error) error {
-			r, err := find(ctx, raw)
-			if err != nil {
-				return err
-			}
-			var a rowArgs
-			remote.Args(raw, &a)
-			waiting, err := src.Restart(ctx, r, a.Fresh)
-			if err != nil {
-				return err
-			}
-			return emit(waiting)
-		},
-		OpStop: func(ctx context.Context, raw json.RawMessage, emit func(any) error) error {
-			r, err := find(ctx, raw)
-			if err != nil {
-				return err
-			}
-			if err := src.Stop(ctx, r); err != nil {
-				return err
-			}
-			return emit(true)
-		},
-		OpWhy: func(ctx context.Context, raw json.RawMessage, emit func(any) error) error {
-			r, err := find(ctx, raw)
-			if err != nil {
-				return err
-			}
-			lines, err := src.Why(ctx, r)
-			if err != nil {
-				return err
-			}
-			return emit(lines)
-		},
-		OpAttach: func(ctx context.Context, raw json.RawMessage, emit func(any) error) error {
-			r, err := find(ctx, raw)
-			if err != nil {
-				return err
-			}
+		OpRows:    remote.Op(func(ctx context.Context, _ struct{}) (Snapshot, error) { return src.Rows(ctx) }),
+		OpRestart: on(func(ctx context.Context, r Row, a rowArgs) (any, error) { return src.Restart(ctx, r, a.Fresh) }),
+		OpStop:    on(func(ctx context.Context, r Row, _ rowArgs) (any, error) { return true, src.Stop(ctx, r) }),
+		OpWhy:     on(func(ctx context.Context, r Row, _ rowArgs) (any, error) { return src.Why(ctx, r) }),
+		OpAttach: on(func(ctx context.Context, r Row, _ rowArgs) (any, error) {
 			cmd, err := src.Attach(ctx, r)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			if cmd == nil {
-				return errors.New("no tmux client to run")
+				return nil, errors.New("no tmux client to run")
 			}
-			return emit(cmd.Args)
-		},
+			return cmd.Args, nil
+		}),
 	}
 }

@@ -96,3 +96,19 @@ func Args(raw json.RawMessage, v any) error {
 	}
 	return nil
 }
+
+// Op makes the Handler of an op that has one result: fn gets the op's
+// arguments decoded into an A, and its result is the reply.
+func Op[A, R any](fn func(ctx context.Context, args A) (R, error)) Handler {
+	return func(ctx context.Context, raw json.RawMessage, emit func(any) error) error {
+		var a A
+		if err := Args(raw, &a); err != nil {
+			return err
+		}
+		r, err := fn(ctx, a)
+		if err != nil {
+			return err
+		}
+		return emit(r)
+	}
+}
