@@ -67,6 +67,7 @@ var layer = map[string]int{
 	"internal/benchsuite": 9,
 
 	"cmd/superclaude/apptest": 9,
+	"cmd/superclaude/scripts": 9,
 	// The release snapshot's tests (GoReleaser's archives, install.sh).
 	"internal/release": 9,
 }
