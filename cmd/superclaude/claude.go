@@ -289,7 +289,7 @@ func logIf(err error, msg string) {
 }
 
 func logCommand() *cobra.Command {
-	var file string
+	var file, which string
 	cmd := &cobra.Command{
 		Use:   "+log",
 		Short: "append stdin to the session's log (replaces log.sh; resets the logging heartbeat)",
@@ -303,9 +303,11 @@ func logCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			sess, err := mine(store)
+			// --session as every +session subcommand has it (issue 19);
+			// else this agent's session.
+			sess, err := findSession(store, which)
 			if err != nil {
-				return fmt.Errorf("+log: no session for this agent: %w", err)
+				return fmt.Errorf("+log: %w", err)
 			}
 			name, path := logFile(sess, file)
 			if err := sess.Store.AppendFile(path, fmt.Appendf(nil, "\n## %s\n\n%s\n", state.FormatTime(time.Now()), text)); err != nil {
@@ -323,6 +325,7 @@ func logCommand() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&file, "file", "", "log file (default: the session's target file, else <SKILL>_LOG.md in the session directory)")
+	cmd.Flags().StringVar(&which, "session", "", "log to this session (name or path) instead of this agent's")
 	return cmd
 }
 

@@ -74,11 +74,24 @@ func findSession(s *state.Store, which string) (*state.Session, error) {
 	}
 	sess, err := mine(s)
 	if errors.Is(err, state.ErrNotFound) {
-		pane, _ := config.PaneID(context.Background())
-		owner, _ := config.Owner()
-		return nil, fmt.Errorf("no session for this supervisor (pid %d) or pane (%q)", owner.PID, pane)
+		return nil, noSessionHere()
 	}
 	return sess, err
+}
+
+// noSessionHere says, in words, why a command that acts on "this" session
+// found none, and how to name one. (It used to say "no session for this
+// supervisor (pid N) or pane ("")", where pid N was the calling shell.)
+func noSessionHere() error {
+	const name = "name one with --session NAME (superclaude +status lists them)"
+	pane, _ := config.PaneID(context.Background())
+	if sup, err := config.Supervisor(); err == nil {
+		return fmt.Errorf("the agent of superclaude pid %d has no session yet (superclaude makes one once claude has started; a skill activates one with +session activate): %s", sup.PID, name)
+	}
+	if pane != "" {
+		return fmt.Errorf("this tmux pane (%s) has no session, and this shell runs under no superclaude: %s", pane, name)
+	}
+	return fmt.Errorf("this shell runs under no superclaude and in no tmux pane, so no session is its own: %s", name)
 }
 
 // findNamed loads the session which (a name in s, or a session directory)
@@ -463,6 +476,10 @@ func requestRestart(sess *state.Session, reason, transcript string, now, byAgent
 		owner = id
 	}
 	sock, err := socketOf(owner)
+	if errors.Is(err, control.ErrNoSocket) {
+		return ans, fmt.Errorf("session %s is held by pid %d, a shell where it was activated by hand (+session activate), not by superclaude: "+
+			"no agent of it can be restarted; it is let go when that shell exits; nothing was changed", sess.Name, owner.PID)
+	}
 	if err != nil {
 		return ans, err
 	}

@@ -227,7 +227,7 @@ func RuntimeEntries(name string) []string {
 
 // ErrNoSocket reports that no runtime directory holds a supervisor's
 // socket.
-var ErrNoSocket = errors.New("no control socket found")
+var ErrNoSocket = errors.New("it takes no requests: it is no running superclaude supervisor (no control socket of its)")
 
 // FindSocket returns the control socket of the supervisor with the given
 // PID, for a process other than that supervisor: the first socket of that
@@ -243,7 +243,7 @@ func FindSocket(pid int) (string, error) {
 			return p, nil
 		}
 	}
-	return "", fmt.Errorf("supervisor pid %d: %w", pid, ErrNoSocket)
+	return "", fmt.Errorf("pid %d: %w", pid, ErrNoSocket)
 }
 
 // SocketDir returns (creating it) a private directory called name in this
