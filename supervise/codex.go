@@ -166,7 +166,7 @@ func codexConversation(a Running) (id, transcript string, err error) {
 			continue // gone since, or not ours to read
 		}
 		for _, f := range files {
-			if rolloutID(f, roots) != "" && !slices.Contains(found, f) {
+			if rolloutID(f, roots) != "" && !slices.Contains(found, f) && begun(f) {
 				found = append(found, f)
 			}
 		}
@@ -181,6 +181,23 @@ func codexConversation(a Running) (id, transcript string, err error) {
 	}
 	slices.SortFunc(found, func(x, y string) int { return strings.Compare(filepath.Base(y), filepath.Base(x)) })
 	return rolloutID(found[0], roots), found[0], nil
+}
+
+// begun reports whether a rollout file holds its first line (the thread's
+// session_meta): Codex opens the file as it creates the thread and writes
+// that line as the first turn begins, and `codex resume` of a thread
+// whose file is still empty finds no session (measured: a codex killed
+// in that moment could not be resumed). Until then there is no
+// conversation to resume.
+func begun(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	buf := make([]byte, 256<<10)
+	n, _ := io.ReadFull(f, buf)
+	return bytes.IndexByte(buf[:n], '\n') >= 0 || n == len(buf)
 }
 
 // rolloutID is the conversation id of a rollout file path under one of

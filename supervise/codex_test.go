@@ -55,8 +55,9 @@ func rollout(t *testing.T, home, id string, lines ...string) string {
 // ours, nor is a file of that name outside the sessions directory.
 func TestCodexConversationIsTheRolloutItHolds(t *testing.T) {
 	home := t.TempDir()
-	ours := rollout(t, home, idA)
-	theirs := rollout(t, home, idB)
+	meta := `{"type":"session_meta","payload":{}}`
+	ours := rollout(t, home, idA, meta)
+	theirs := rollout(t, home, idB, meta)
 	outside := filepath.Join(t.TempDir(), "rollout-2026-11-25T15-41-34-"+idB+".jsonl")
 	os.WriteFile(outside, nil, 0o600)
 	holdOpen(t, theirs) // a plain codex in another pane
@@ -78,6 +79,13 @@ func TestCodexConversationIsTheRolloutItHolds(t *testing.T) {
 	both := holdOpen(t, ours, theirs)
 	if id, _, _ := codexConversation(Running{Process: both, Env: env, Conversation: idA}); id != idA {
 		t.Errorf("with %s known and still held, learned %s", idA, id)
+	}
+	// A rollout opened but not written yet (the thread is being created)
+	// is no conversation yet: it could not be resumed.
+	empty := filepath.Join(home, "sessions", "2026", "11", "25", "rollout-2026-11-25T15-41-35-"+idB+".jsonl")
+	os.WriteFile(empty, nil, 0o600)
+	if id, _, _ := codexConversation(Running{Process: holdOpen(t, empty), Env: env}); id != "" {
+		t.Errorf("a rollout with nothing written yet gave conversation %s", id)
 	}
 	// CODEX_HOME unset: ~/.codex of the agent's HOME.
 	if got := codexHome([]string{"HOME=/home/u"}); got != "/home/u/.codex" {
