@@ -14,7 +14,10 @@
 // Go timer for the monitor to wait on. Elsewhere (macOS) it is a Go timer.
 package alarm
 
-import "time"
+import (
+	"sync"
+	"time"
+)
 
 // An Alarm fires once after the duration it was last Set to.
 type Alarm struct {
@@ -51,5 +54,24 @@ func (a *Alarm) fire() {
 	select {
 	case a.c <- struct{}{}:
 	default:
+	}
+}
+
+// goTimer is a Go timer: the alarm where the system gives no timerfd.
+type goTimer struct {
+	mu   sync.Mutex
+	t    *time.Timer
+	fire func()
+}
+
+func (g *goTimer) set(d time.Duration) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.t != nil {
+		g.t.Stop()
+		g.t = nil
+	}
+	if d > 0 {
+		g.t = time.AfterFunc(d, g.fire)
 	}
 }

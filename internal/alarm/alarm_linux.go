@@ -2,7 +2,6 @@ package alarm
 
 import (
 	"os"
-	"sync"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -11,20 +10,18 @@ import (
 // impl is a timerfd in Go's poller, read by one goroutine; a Go timer
 // when the system gives no timerfd.
 type impl struct {
-	fd     int
-	f      *os.File
-	done   chan struct{}
-	mu     sync.Mutex
-	t      *time.Timer // the fallback
-	fireFn func()
+	fd       int
+	f        *os.File
+	done     chan struct{}
+	fallback goTimer
 }
 
 func newImpl(fire func()) *impl {
 	fd, err := unix.TimerfdCreate(unix.CLOCK_MONOTONIC, unix.TFD_NONBLOCK|unix.TFD_CLOEXEC)
 	if err != nil {
-		return &impl{fd: -1, fireFn: fire}
+		return &impl{fd: -1, fallback: goTimer{fire: fire}}
 	}
-	i := &impl{fd: fd, f: os.NewFile(uintptr(fd), "alarm"), done: make(chan struct{}), fireFn: fire}
+	i := &impl{fd: fd, f: os.NewFile(uintptr(fd), "alarm"), done: make(chan struct{})}
 	go func(f *os.File, done chan struct{}) {
 		defer close(done)
 		var buf [8]byte
@@ -40,15 +37,7 @@ func newImpl(fire func()) *impl {
 
 func (i *impl) set(d time.Duration) {
 	if i.fd < 0 {
-		i.mu.Lock()
-		defer i.mu.Unlock()
-		if i.t != nil {
-			i.t.Stop()
-			i.t = nil
-		}
-		if d > 0 {
-			i.t = time.AfterFunc(d, i.fireFn)
-		}
+		i.fallback.set(d)
 		return
 	}
 	rc, err := i.f.SyscallConn()
@@ -62,7 +51,7 @@ func (i *impl) set(d time.Duration) {
 
 func (i *impl) close() {
 	if i.fd < 0 {
-		i.set(0)
+		i.fallback.set(0)
 		return
 	}
 	i.f.Close()

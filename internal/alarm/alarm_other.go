@@ -2,30 +2,13 @@
 
 package alarm
 
-import (
-	"sync"
-	"time"
-)
+import "time"
 
 // impl is a Go timer.
-type impl struct {
-	mu     sync.Mutex
-	t      *time.Timer
-	fireFn func()
-}
+type impl struct{ g goTimer }
 
-func newImpl(fire func()) *impl { return &impl{fireFn: fire} }
+func newImpl(fire func()) *impl { return &impl{g: goTimer{fire: fire}} }
 
-func (i *impl) set(d time.Duration) {
-	i.mu.Lock()
-	defer i.mu.Unlock()
-	if i.t != nil {
-		i.t.Stop()
-		i.t = nil
-	}
-	if d > 0 {
-		i.t = time.AfterFunc(d, i.fireFn)
-	}
-}
+func (i *impl) set(d time.Duration) { i.g.set(d) }
 
-func (i *impl) close() { i.set(0) }
+func (i *impl) close() { i.g.set(0) }
