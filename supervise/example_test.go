@@ -109,6 +109,14 @@ exec sleep 60`
 	// A restart asked for by the program, at once.
 	s.Restart("the program asked", true)
 	waitFor(func(st supervise.Status) bool { return st.Starts == 3 && st.AgentPID != 0 })
+	// Stopped once the third agent has said what it does: a stop at once
+	// could end it before it writes.
+	for i := 0; i < 500; i++ {
+		if b, _ := os.ReadFile(filepath.Join(dir, "log")); strings.Count(string(b), "\n") >= 3 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 	s.Stop(true)
 	res := s.Wait()
 	log, _ := os.ReadFile(filepath.Join(dir, "log"))
