@@ -67,13 +67,13 @@ func limitContinue() string {
 		return claude.LimitByNobody
 	}
 	cwd, _ := os.Getwd()
-	files := claude.SettingsFiles(cwd, claude.ConfigDir())
+	var launched []string
 	if rt, err := control.RuntimeDir(); err == nil {
 		if sup, err := config.Supervisor(); err == nil {
-			files = append(files, filepath.Join(launchDir(rt, sup.PID), "settings.json"))
+			launched = append(launched, filepath.Join(launchDir(rt, sup.PID), "settings.json"))
 		}
 	}
-	if on, _ := claude.AutoContinueOn(files...); on {
+	if on, _ := claude.AutoContinueOn(cwd, claude.ConfigDir(), launched...); on {
 		return claude.LimitByClaude
 	}
 	return claude.LimitBySuperclaude

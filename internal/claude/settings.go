@@ -172,15 +172,29 @@ func statusLineCommand(settings map[string]any) string {
 	return cmd
 }
 
-// userStatusLine finds the status line claude would have used without
-// superclaude: local project settings, then project, then user settings.
-// A file that is there but cannot be used is skipped, and said.
-func userStatusLine(cwd, configDir string) (command string, skipped []string) {
-	for _, f := range []struct{ root, path string }{
+// settingsLayer is one settings file claude reads, and the tree a link
+// in its path may lead within (readSettingsFile).
+type settingsLayer struct{ root, path string }
+
+// settingsLayers are the settings files of the person's and the
+// project's that claude reads for a project at cwd with configuration
+// directory configDir, besides --settings, the nearest first: local
+// project settings, project settings, user settings. A project's may be
+// links within the project only.
+func settingsLayers(cwd, configDir string) []settingsLayer {
+	return []settingsLayer{
 		{cwd, filepath.Join(cwd, ".claude", "settings.local.json")},
 		{cwd, filepath.Join(cwd, ".claude", "settings.json")},
 		{"/", filepath.Join(configDir, "settings.json")},
-	} {
+	}
+}
+
+// userStatusLine finds the status line claude would have used without
+// superclaude, in the nearest settings layer that has one
+// (settingsLayers). A file that is there but cannot be used is skipped,
+// and said.
+func userStatusLine(cwd, configDir string) (command string, skipped []string) {
+	for _, f := range settingsLayers(cwd, configDir) {
 		b, err := readSettingsFile(f.root, f.path)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
