@@ -53,7 +53,7 @@ func policy() claude.Policy {
 			p.Threshold = f
 		}
 	}
-	p.LimitContinue = limitContinue()
+	p.LimitContinue = limitContinue
 	return p
 }
 

@@ -36,7 +36,7 @@ func TestAutoContinueSettingAndTheLimitsRecord(t *testing.T) {
 	var in HookInput
 	json.Unmarshal(sample(t, "hook-StopFailure-usage-limit.json"), &in)
 	in.TranscriptPath = ""
-	if _, err := Hook("stop-failure", in, loadSession(t, s), Policy{LimitContinue: LimitByClaude}); err != nil {
+	if _, err := Hook("stop-failure", in, loadSession(t, s), Policy{LimitContinue: func() string { return LimitByClaude }}); err != nil {
 		t.Fatal(err)
 	}
 	if st := loadSession(t, s).State; st.Limit == "" || st.LimitContinue != LimitByClaude {

@@ -31,10 +31,20 @@ type Policy struct {
 	// "superclaude" (installed as `sc`, say): its +session and +log
 	// commands are bookkeeping too.
 	Self string
-	// LimitContinue says who goes on after a usage limit resets, as a
-	// limit is recorded (state.State.LimitContinue): LimitBySuperclaude,
-	// LimitByClaude or LimitByNobody.
-	LimitContinue string
+	// LimitContinue, when set, says who goes on after a usage limit
+	// resets, for a limit being recorded (state.State.LimitContinue):
+	// LimitBySuperclaude, LimitByClaude or LimitByNobody. Asked only
+	// then: finding out reads every settings layer (AutoContinueOn), which
+	// no other hook — a PreToolUse before every tool — needs to pay for.
+	LimitContinue func() string
+}
+
+// limitContinue is what p.LimitContinue says, "" when unset.
+func (p Policy) limitContinue() string {
+	if p.LimitContinue == nil {
+		return ""
+	}
+	return p.LimitContinue()
 }
 
 // Who goes on after a usage or rate limit resets.

@@ -77,12 +77,13 @@ func Hook(sub string, in HookInput, sess *state.Session, p Policy) (Answer, erro
 			if sess == nil {
 				return Answer{}, nil
 			}
+			by := p.limitContinue()
 			_, err := sess.Store.Update(sess.Name, "hook stop-failure: "+l.Kind, func(locked *state.State) error {
 				if !locked.Exists() {
 					return state.ErrNoSession
 				}
 				locked.Limit, locked.LimitedUntil = l.Kind, l.Until
-				locked.LimitContinue = p.LimitContinue
+				locked.LimitContinue = by
 				return nil
 			})
 			return Answer{}, ignoreGone(err)
