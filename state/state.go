@@ -183,6 +183,14 @@ type State struct {
 	exists bool
 }
 
+// Who goes on after a usage or rate limit resets: the values of
+// State.LimitContinue.
+const (
+	LimitBySuperclaude = "superclaude" // superclaude types continue
+	LimitByClaude      = "claude"      // Claude Code's own auto-continue is on
+	LimitByNobody      = "off"         // superclaude's is off: the person goes on
+)
+
 // Prompt is one prompt the person typed, as the agent's hook received it.
 type Prompt struct {
 	// ID is the agent's id of the prompt (Claude Code's prompt_id), which

@@ -3,7 +3,6 @@ package supervise
 import (
 	"time"
 
-	"github.com/superclaude/superclaude/internal/claude"
 	"github.com/superclaude/superclaude/state"
 )
 
@@ -101,7 +100,7 @@ func decideDuties(in dutyInput, w *watchState) duties {
 			switch {
 			case in.Now.Before(reset):
 				soonest(reset)
-			case st.LimitContinue == claude.LimitByClaude && in.Now.Before(reset.Add(ClaudeContinueGrace)):
+			case st.LimitContinue == state.LimitByClaude && in.Now.Before(reset.Add(ClaudeContinueGrace)):
 				soonest(reset.Add(ClaudeContinueGrace))
 			case in.Status == StatusIdle:
 				soonest(w.idleSince.Add(idleSettle))

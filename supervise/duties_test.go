@@ -4,7 +4,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/superclaude/superclaude/internal/claude"
 	"github.com/superclaude/superclaude/state"
 )
 
@@ -20,8 +19,8 @@ type look struct {
 // moment, never a poll.
 func TestDutiesAtALimit(t *testing.T) {
 	reset := time.Date(2026, 11, 22, 20, 52, 0, 0, time.UTC)
-	limited := &state.State{Limit: "5-hour usage limit", LimitedUntil: reset, LimitContinue: claude.LimitBySuperclaude}
-	byClaude := &state.State{Limit: "5-hour usage limit", LimitedUntil: reset, LimitContinue: claude.LimitByClaude}
+	limited := &state.State{Limit: "5-hour usage limit", LimitedUntil: reset, LimitContinue: state.LimitBySuperclaude}
+	byClaude := &state.State{Limit: "5-hour usage limit", LimitedUntil: reset, LimitContinue: state.LimitByClaude}
 	at := func(d time.Duration) time.Time { return reset.Add(d) }
 	for _, tc := range []struct {
 		name         string

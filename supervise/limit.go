@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/superclaude/superclaude/internal/claude"
 	"github.com/superclaude/superclaude/internal/tmux"
 	"github.com/superclaude/superclaude/state"
 )
@@ -64,7 +63,7 @@ func limitNext(st *state.State, now time.Time, stagger time.Duration, status, be
 	if status == StatusBusy {
 		return limitWentOn
 	}
-	if st.LimitContinue == claude.LimitByClaude && now.Before(st.LimitedUntil.Add(stagger+ClaudeContinueGrace)) {
+	if st.LimitContinue == state.LimitByClaude && now.Before(st.LimitedUntil.Add(stagger+ClaudeContinueGrace)) {
 		return limitWait
 	}
 	if status == StatusIdle && before == StatusIdle {
@@ -77,9 +76,9 @@ func limitNext(st *state.State, now time.Time, stagger time.Duration, status, be
 func limitWant(st *state.State) string {
 	at := st.LimitedUntil.Local().Format("15:04")
 	switch st.LimitContinue {
-	case claude.LimitByNobody:
+	case state.LimitByNobody:
 		return "the " + st.Limit + " resets at " + at + "; type to go on then"
-	case claude.LimitByClaude:
+	case state.LimitByClaude:
 		return "the " + st.Limit + " resets at " + at + "; claude goes on by itself then"
 	}
 	return "the " + st.Limit + " resets at " + at + "; superclaude goes on then"
@@ -94,7 +93,7 @@ func wentOnWithout(st *state.State) string {
 			return "the person went on after the reset; superclaude typed nothing"
 		}
 	}
-	if st.LimitContinue == claude.LimitByClaude {
+	if st.LimitContinue == state.LimitByClaude {
 		return "claude continued by itself after the reset (its own auto-continue is on); superclaude typed nothing"
 	}
 	return "claude went on by itself after the reset; superclaude typed nothing"

@@ -5,14 +5,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/superclaude/superclaude/internal/claude"
 	"github.com/superclaude/superclaude/state"
 )
 
 func TestLimitNext(t *testing.T) {
 	reset := time.Date(2026, 11, 22, 20, 52, 0, 0, time.UTC)
-	limited := &state.State{Limit: "5-hour usage limit", LimitedUntil: reset, LimitContinue: claude.LimitBySuperclaude}
-	byClaude := &state.State{Limit: "5-hour usage limit", LimitedUntil: reset, LimitContinue: claude.LimitByClaude}
+	limited := &state.State{Limit: "5-hour usage limit", LimitedUntil: reset, LimitContinue: state.LimitBySuperclaude}
+	byClaude := &state.State{Limit: "5-hour usage limit", LimitedUntil: reset, LimitContinue: state.LimitByClaude}
 	for _, tc := range []struct {
 		name           string
 		st             *state.State
@@ -44,7 +43,7 @@ func TestLimitNext(t *testing.T) {
 // +why says who went on after a limit when superclaude did not type.
 func TestWentOnWithout(t *testing.T) {
 	reset := time.Date(2026, 11, 22, 20, 52, 0, 0, time.UTC)
-	st := &state.State{Limit: "5-hour usage limit", LimitedUntil: reset, LimitContinue: claude.LimitByClaude}
+	st := &state.State{Limit: "5-hour usage limit", LimitedUntil: reset, LimitContinue: state.LimitByClaude}
 	if got := wentOnWithout(st); !strings.Contains(got, "claude continued by itself") {
 		t.Fatalf("%q", got)
 	}

@@ -50,7 +50,7 @@ func (s *Supervisor) statusLine(payload json.RawMessage) control.Response {
 		}
 	}
 	if !s.cfg.Policy.LimitContinue {
-		info.LimitContinue = claude.LimitByNobody
+		info.LimitContinue = state.LimitByNobody
 	}
 	resp.Data, _ = json.Marshal(info)
 	return resp

@@ -64,7 +64,7 @@ func policy() claude.Policy {
 // on, else superclaude.
 func limitContinue() string {
 	if os.Getenv(envvar.LimitContinue) == "0" {
-		return claude.LimitByNobody
+		return state.LimitByNobody
 	}
 	cwd, _ := os.Getwd()
 	var launched []string
@@ -74,9 +74,9 @@ func limitContinue() string {
 		}
 	}
 	if on, _ := claude.AutoContinueOn(cwd, claude.ConfigDir(), launched...); on {
-		return claude.LimitByClaude
+		return state.LimitByClaude
 	}
-	return claude.LimitBySuperclaude
+	return state.LimitBySuperclaude
 }
 
 // mine is the session of the agent this process runs under: the one answer
@@ -116,7 +116,7 @@ func statusLine(payload []byte) string {
 		info = bindTick(payload, tick)
 		info.Threshold = p.Threshold
 		if os.Getenv(envvar.LimitContinue) == "0" {
-			info.LimitContinue = claude.LimitByNobody
+			info.LimitContinue = state.LimitByNobody
 		}
 	}
 	line := claude.Render(info, os.Getenv("NO_COLOR") == "")

@@ -7,6 +7,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/superclaude/superclaude/state"
 )
 
 // claude's own auto-continue is seen in any settings layer; a limit the
@@ -36,10 +38,10 @@ func TestAutoContinueSettingAndTheLimitsRecord(t *testing.T) {
 	var in HookInput
 	json.Unmarshal(sample(t, "hook-StopFailure-usage-limit.json"), &in)
 	in.TranscriptPath = ""
-	if _, err := Hook("stop-failure", in, loadSession(t, s), Policy{LimitContinue: func() string { return LimitByClaude }}); err != nil {
+	if _, err := Hook("stop-failure", in, loadSession(t, s), Policy{LimitContinue: func() string { return state.LimitByClaude }}); err != nil {
 		t.Fatal(err)
 	}
-	if st := loadSession(t, s).State; st.Limit == "" || st.LimitContinue != LimitByClaude {
+	if st := loadSession(t, s).State; st.Limit == "" || st.LimitContinue != state.LimitByClaude {
 		t.Fatalf("limit %q continued by %q", st.Limit, st.LimitContinue)
 	}
 }

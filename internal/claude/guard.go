@@ -33,7 +33,7 @@ type Policy struct {
 	Self string
 	// LimitContinue, when set, says who goes on after a usage limit
 	// resets, for a limit being recorded (state.State.LimitContinue):
-	// LimitBySuperclaude, LimitByClaude or LimitByNobody. Asked only
+	// state.LimitBySuperclaude, LimitByClaude or LimitByNobody. Asked only
 	// then: finding out reads every settings layer (AutoContinueOn), which
 	// no other hook — a PreToolUse before every tool — needs to pay for.
 	LimitContinue func() string
@@ -46,13 +46,6 @@ func (p Policy) limitContinue() string {
 	}
 	return p.LimitContinue()
 }
-
-// Who goes on after a usage or rate limit resets.
-const (
-	LimitBySuperclaude = "superclaude" // it types continue
-	LimitByClaude      = "claude"      // Claude Code's own auto-continue is on
-	LimitByNobody      = "off"         // SUPERCLAUDE_LIMIT_CONTINUE=0: the person does
-)
 
 func (p Policy) threshold() float64 {
 	if p.Threshold <= 0 {

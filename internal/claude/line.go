@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/superclaude/superclaude/internal/termtext"
+	"github.com/superclaude/superclaude/state"
 )
 
 // LineInfo is what the status line shows.
@@ -115,9 +116,9 @@ func Render(in LineInfo, color bool) string {
 	case in.Limit != "":
 		at := in.LimitedUntil.Local().Format("15:04")
 		switch in.LimitContinue {
-		case LimitByNobody:
+		case state.LimitByNobody:
 			parts = append(parts, paint(yellow, fmt.Sprintf("%s · resets at %s · type to go on", in.Limit, at)))
-		case LimitByClaude:
+		case state.LimitByClaude:
 			parts = append(parts, paint(yellow, fmt.Sprintf("%s · claude continues after %s", in.Limit, at)))
 		default:
 			parts = append(parts, paint(yellow, fmt.Sprintf("%s · continues at %s", in.Limit, at)))

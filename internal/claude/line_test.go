@@ -65,13 +65,13 @@ func TestStatusLineAdviceIsTrueNow(t *testing.T) {
 			st.Overflowed, st.Lifecycle = true, "restarting"
 		}, pct(90), "OVERFLOW", "fresh context"},
 		{"a limit superclaude continues", func(st *stateT) {
-			st.Limit, st.LimitedUntil, st.LimitContinue = "5-hour usage limit", reset, LimitBySuperclaude
+			st.Limit, st.LimitedUntil, st.LimitContinue = "5-hour usage limit", reset, state.LimitBySuperclaude
 		}, pct(10), "continues at", ""},
 		{"a limit with continuing off", func(st *stateT) {
-			st.Limit, st.LimitedUntil, st.LimitContinue = "5-hour usage limit", reset, LimitByNobody
+			st.Limit, st.LimitedUntil, st.LimitContinue = "5-hour usage limit", reset, state.LimitByNobody
 		}, pct(10), "resets at", "continues at"},
 		{"a limit claude continues itself", func(st *stateT) {
-			st.Limit, st.LimitedUntil, st.LimitContinue = "5-hour usage limit", reset, LimitByClaude
+			st.Limit, st.LimitedUntil, st.LimitContinue = "5-hour usage limit", reset, state.LimitByClaude
 		}, pct(10), "claude continues after", "· continues at"},
 	} {
 		st := base()

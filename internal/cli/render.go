@@ -223,14 +223,14 @@ func WriteTable(w io.Writer, views []SessionView, now time.Time) error {
 			}
 			fmt.Fprint(tw, termtext.Clean(hostCell(v.Host))+"\t")
 		}
-		state := v.State
+		where := v.State
 		switch {
 		case v.PID > 0 && v.NoSupervisor:
 			// Its owner is the shell where it was activated by hand
 			// (cli.Codes says what that means).
-			state = fmt.Sprintf("held by a shell (pid %d)", v.PID)
+			where = fmt.Sprintf("held by a shell (pid %d)", v.PID)
 		case v.PID > 0:
-			state += fmt.Sprintf(" (pid %d)", v.PID)
+			where += fmt.Sprintf(" (pid %d)", v.PID)
 		}
 		agent := dash(v.Agent)
 		if v.NeedsInput {
@@ -251,9 +251,9 @@ func WriteTable(w io.Writer, views []SessionView, now time.Time) error {
 		}
 		if v.Limit != "" {
 			switch v.LimitContinue {
-			case "off":
+			case state.LimitByNobody:
 				flags = append(flags, v.Limit+" until "+clock(v.LimitedUntil)+" (you go on)")
-			case "claude":
+			case state.LimitByClaude:
 				flags = append(flags, v.Limit+" until "+clock(v.LimitedUntil)+" (claude goes on)")
 			default:
 				flags = append(flags, v.Limit+" until "+clock(v.LimitedUntil))
@@ -269,7 +269,7 @@ func WriteTable(w io.Writer, views []SessionView, now time.Time) error {
 		// file must carry no escape sequence to the terminal, and no tab
 		// or newline that breaks the table.
 		cells := []string{
-			names[i], dash(v.Pane), state, agent, string(v.Lifecycle), dash(strings.Join(flags, ",")),
+			names[i], dash(v.Pane), where, agent, string(v.Lifecycle), dash(strings.Join(flags, ",")),
 			fmt.Sprintf("%d%%", int(v.ContextUsage*100+0.5)), fmt.Sprintf("$%.2f", v.CostUSD),
 			Age(v.LastHeartbeat, now), strconv.Itoa(v.Restarts),
 		}
