@@ -370,8 +370,44 @@ func fieldPhrase(field string, old, new any) string {
 			return "the agent's conversation cannot be learned (" + n + "): a restart starts a new one"
 		}
 		return "the agent's conversation is known again"
+	case "pendingPrompts":
+		return pendingPhrase(old, new)
+	case "lastPromptId", "lastPromptAt":
+		return "" // which prompt a turn's end answers: the reason says it
 	}
 	return field + " changed"
+}
+
+// pendingPhrase words a change of the person's prompts no turn has
+// answered yet (state.State.PendingPrompts), as JSON decoded them.
+func pendingPhrase(old, new any) string {
+	was, now := asList(old), asList(new)
+	begun := func(ps []any) int {
+		n := 0
+		for _, p := range ps {
+			if m, _ := p.(map[string]any); m["turnAskedRestart"] == true {
+				n++
+			}
+		}
+		return n
+	}
+	switch {
+	case len(now) == 0:
+		return "no prompt of the person's waits for an answer"
+	case len(now) == len(was) && begun(now) > begun(was) && len(now) == 1:
+		return "the prompt of the person's that waits for an answer was under way when the agent asked for the restart"
+	case len(now) == len(was) && begun(now) > begun(was):
+		return fmt.Sprintf("the %d prompts of the person's that wait for an answer were under way when the agent asked for the restart", len(now))
+	case len(now) == 1:
+		return "1 prompt of the person's waits for an answer"
+	}
+	return fmt.Sprintf("%d prompts of the person's wait for an answer", len(now))
+}
+
+// asList is v as a JSON array, nil when it is not one.
+func asList(v any) []any {
+	l, _ := v.([]any)
+	return l
 }
 
 // shortID shortens a conversation id to its first 8 characters: enough to
