@@ -36,8 +36,10 @@ func (t TerminalSink) Send(ctx context.Context, n Notification) error {
 
 // Sequence is what goes to the terminal for n.
 func (t TerminalSink) Sequence(n Notification) []byte {
-	title := plain(n.Title)
-	body := plain(strings.ReplaceAll(n.Body, "\n", "; "))
+	// termtext.Clean leaves no control character that could end the
+	// string early or start a sequence of its own.
+	title := termtext.Clean(n.Title)
+	body := termtext.Clean(strings.ReplaceAll(n.Body, "\n", "; "))
 	var seq string
 	if strings.HasPrefix(t.Term, "rxvt") || strings.HasPrefix(t.Term, "foot") {
 		seq = "\x1b]777;notify;" + strings.ReplaceAll(title, ";", ",") + ";" + body + "\x1b\\"
@@ -51,16 +53,4 @@ func (t TerminalSink) Sequence(n Notification) []byte {
 		return []byte("\a")
 	}
 	return []byte(seq)
-}
-
-// plain makes text safe inside a terminal string: no escape, no control
-// character that would end the string early.
-func plain(s string) string {
-	s = termtext.Clean(s)
-	return strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
-			return ' '
-		}
-		return r
-	}, s)
 }
