@@ -36,22 +36,15 @@ func carry(p Plan, st *state.State, prof Profile, ours func(state.Prompt) bool) 
 	if len(pending) == 0 {
 		return p, nil, ""
 	}
-	target := &p
-	if p.Action == Backoff && p.Then != nil {
-		then := *p.Then
-		p.Then = &then
-		target = p.Then
-	}
-	switch {
-	case target.Action == Stop && (target.Cause == CauseUserExit || target.Cause == CauseStopped || target.Cause == ""):
+	switch next := p.leadsTo(); {
+	case next.Action == Stop && (next.Cause == CauseUserExit || next.Cause == CauseStopped || next.Cause == ""):
 		return p, nil, ""
-	case target.Action == Stop:
+	case next.Action == Stop:
 		return p, pending, "superclaude is not starting the agent again"
 	case !prof.CanCarry():
 		return p, pending, fmt.Sprintf("the %s profile cannot give the agent a first prompt", prof.Name)
 	}
-	target.Carried = pending
-	return p, nil, ""
+	return p.withStart(func(next *Plan) { next.Carried = pending }), nil, ""
 }
 
 // quoted renders prompts for a message to the person.
@@ -100,11 +93,7 @@ func (s *Supervisor) typedByUs(p state.Prompt) bool {
 // person: on the terminal between two agents (say), or in the run's last
 // message when no agent follows.
 func (s *Supervisor) noteCarry(sess *state.Session, p Plan, lost []state.Prompt, why string) string {
-	then := p
-	if p.Action == Backoff && p.Then != nil {
-		then = *p.Then
-	}
-	if len(then.Carried) > 0 {
+	if then := p.leadsTo(); len(then.Carried) > 0 {
 		s.eventIn(sess, "prompt-carried", "the next agent's first prompt carries the person's "+prompts(len(then.Carried))+" "+told(then.Carried),
 			map[string]any{"prompts": len(then.Carried)})
 	}

@@ -154,6 +154,27 @@ type Plan struct {
 }
 
 // String says what the plan does and why, for the log.
+// leadsTo is the start p leads to: p itself, or a Backoff's Then.
+func (p Plan) leadsTo() Plan {
+	if p.Action == Backoff && p.Then != nil {
+		return *p.Then
+	}
+	return p
+}
+
+// withStart returns p with its start (leadsTo) changed by f; a Backoff's
+// Then is copied first, so that the plan p came from is left as it was.
+func (p Plan) withStart(f func(*Plan)) Plan {
+	if p.Action == Backoff && p.Then != nil {
+		then := *p.Then
+		f(&then)
+		p.Then = &then
+		return p
+	}
+	f(&p)
+	return p
+}
+
 func (p Plan) String() string {
 	switch p.Action {
 	case Stop:
@@ -412,9 +433,7 @@ func Apply(st *state.State, p Plan, owner proc.Identity, restart bool, now time.
 	if p.NoProgress {
 		st.NoProgress++
 	}
-	if p.Action == Backoff && p.Then != nil {
-		p = *p.Then
-	}
+	p = p.leadsTo()
 	if p.Action == Stop {
 		if p.Halt != "" {
 			st.Halted, st.HaltedAt = p.Halt, now

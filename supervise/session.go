@@ -214,22 +214,19 @@ func (s *Supervisor) dropEmpty() string {
 // runs that conversation, and two must never run one (issue: a lease on the
 // session id).
 func (s *Supervisor) leased(p Plan) Plan {
-	target := &p
-	if p.Action == Backoff && p.Then != nil {
-		then := *p.Then
-		target = &then
-		p.Then = target
-	}
-	if target.Action != Resume || s.cfg.Store == nil {
+	next := p.leadsTo()
+	if next.Action != Resume || s.cfg.Store == nil {
 		return p
 	}
-	holder, ok, err := s.cfg.Store.Lease(target.SessionID, s.self)
+	holder, ok, err := s.cfg.Store.Lease(next.SessionID, s.self)
 	if err != nil {
-		s.log.Warn("conversation lease", "id", target.SessionID, "err", err)
+		s.log.Warn("conversation lease", "id", next.SessionID, "err", err)
 		return p
 	}
 	if !ok {
-		*target = Plan{Action: Fresh, Reason: fmt.Sprintf("conversation %s is already running under supervisor pid %d", target.SessionID, holder.PID)}
+		return p.withStart(func(next *Plan) {
+			*next = Plan{Action: Fresh, Reason: fmt.Sprintf("conversation %s is already running under supervisor pid %d", next.SessionID, holder.PID)}
+		})
 	}
 	return p
 }
