@@ -351,7 +351,7 @@ func supervised(o runOptions, args []string) (code int) {
 			}
 		}
 	}
-	if attend, wait := notifier(term, log); attend != nil {
+	if attend, wait := notifier(term, cfg.Store, log); attend != nil {
 		cfg.OnAttention = attend
 		defer wait()
 	}

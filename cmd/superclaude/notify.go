@@ -10,8 +10,11 @@ import (
 
 	"github.com/superclaude/superclaude/child"
 	"github.com/superclaude/superclaude/internal/config"
+	"github.com/superclaude/superclaude/internal/fleet"
+	"github.com/superclaude/superclaude/internal/guard"
 	"github.com/superclaude/superclaude/internal/notify"
 	"github.com/superclaude/superclaude/internal/tmux"
+	"github.com/superclaude/superclaude/state"
 	"github.com/superclaude/superclaude/supervise"
 )
 
@@ -19,8 +22,9 @@ import (
 // config file (notify.ConfigPath): it returns the attention callback for
 // supervise.Config and a wait for deliveries under way at exit. A config
 // file with a mistake is said now, while the terminal is still ours, and
-// notifications go on with the defaults.
-func notifier(term *child.Terminal, log *slog.Logger) (func(supervise.Attention), func()) {
+// notifications go on with the defaults. store is the supervisor's
+// sessions, where a fleet's panes are read for "fleet all idle".
+func notifier(term *child.Terminal, store *state.Store, log *slog.Logger) (func(supervise.Attention), func()) {
 	cfg, err := notify.LoadConfig(notify.ConfigPath())
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "superclaude: %v; notifications use the defaults\n", err)
@@ -31,9 +35,10 @@ func notifier(term *child.Terminal, log *slog.Logger) (func(supervise.Attention)
 	if cfg.Desktop {
 		sinks = append(sinks, notify.DesktopSink{})
 	}
+	server, _, inTmux := tmux.Here()
 	if cfg.Terminal && term != nil {
 		ts := notify.TerminalSink{Write: term.Notice, Term: os.Getenv("TERM")}
-		if server, _, ok := tmux.Here(); ok {
+		if inTmux {
 			ts.InTmux = true
 			v, _ := server.Run("show-options", "-gv", "allow-passthrough")
 			ts.Passthrough = strings.TrimSpace(v) == "on" || strings.TrimSpace(v) == "all"
@@ -51,6 +56,16 @@ func notifier(term *child.Terminal, log *slog.Logger) (func(supervise.Attention)
 	host, _ := os.Hostname()
 	attend := func(a supervise.Attention) {
 		n.Post(notify.Event{Kind: a.Kind, Session: a.Session, Host: host, Pane: a.Pane, Want: a.Want, Until: a.Until})
+		if a.Kind == supervise.AttentionTurnEnded && cfg.On(notify.FleetIdle) && inTmux {
+			// It lists the fleet's panes and reads their sessions: not
+			// in the supervisor's own goroutine.
+			guard.Go(func() {
+				if name, ok := fleet.AllIdle(server, store, a.Pane); ok {
+					n.Post(notify.Event{Kind: notify.FleetIdle, Session: name, Host: host,
+						Want: "every agent of fleet " + name + " is idle at its prompt"})
+				}
+			})
+		}
 	}
 	return attend, func() { n.Wait(2 * time.Second) }
 }

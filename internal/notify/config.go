@@ -38,11 +38,11 @@ type Config struct {
 }
 
 // DefaultConfig is what holds without a config file: the desktop and the
-// terminal tell every kind but turn-ended.
+// terminal tell every kind but turn-ended and fleet-idle.
 func DefaultConfig() Config {
 	return Config{
 		Desktop: true, Terminal: true, UseCommand: true,
-		Kinds:  map[string]bool{NeedsInput: true, Limit: true, Halted: true, CrashLimit: true, TurnEnded: false},
+		Kinds:  map[string]bool{NeedsInput: true, Limit: true, Halted: true, CrashLimit: true, TurnEnded: false, FleetIdle: false},
 		Window: 750 * time.Millisecond, MinInterval: time.Minute, Timeout: 10 * time.Second,
 	}
 }
@@ -73,6 +73,7 @@ type file struct {
 		Halted      *bool   `toml:"halted"`
 		CrashLimit  *bool   `toml:"crash-limit"`
 		TurnEnded   *bool   `toml:"turn-ended"`
+		FleetIdle   *bool   `toml:"fleet-idle"`
 		Window      *string `toml:"window"`
 		MinInterval *string `toml:"min-interval"`
 		Timeout     *string `toml:"timeout"`
@@ -123,7 +124,7 @@ func LoadConfig(path string) (Config, error) {
 			*b.dst = *b.src
 		}
 	}
-	for kind, b := range map[string]*bool{NeedsInput: n.NeedsInput, Limit: n.Limit, Halted: n.Halted, CrashLimit: n.CrashLimit, TurnEnded: n.TurnEnded} {
+	for kind, b := range map[string]*bool{NeedsInput: n.NeedsInput, Limit: n.Limit, Halted: n.Halted, CrashLimit: n.CrashLimit, TurnEnded: n.TurnEnded, FleetIdle: n.FleetIdle} {
 		if b != nil {
 			c.Kinds[kind] = *b
 		}

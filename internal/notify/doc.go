@@ -1,6 +1,7 @@
 // Package notify tells the person when an agent needs them: it needs
 // input, it hit a usage limit (and when that resets), its session was
-// halted, it crashed past the crash limit; optionally, a turn ended.
+// halted, it crashed past the crash limit; optionally, a turn ended, or
+// every agent of a fleet is idle.
 //
 // An event is posted by whichever superclaude process learns of it — a
 // supervisor, or a hook run by the agent — and first written to a spool

@@ -14,10 +14,11 @@ const (
 	Halted     = "halted"      // the progress breaker halted the session
 	CrashLimit = "crash-limit" // the agent crashed past the crash limit
 	TurnEnded  = "turn-ended"  // the agent finished a turn (off by default)
+	FleetIdle  = "fleet-idle"  // every agent of a fleet is idle (off by default)
 )
 
 // Kinds lists every kind, in the order a notification names them.
-var Kinds = []string{NeedsInput, Limit, Halted, CrashLimit, TurnEnded}
+var Kinds = []string{NeedsInput, Limit, Halted, CrashLimit, TurnEnded, FleetIdle}
 
 // Event is one thing the person may want to know of one session.
 type Event struct {
@@ -87,6 +88,8 @@ func phrase(kind string) string {
 		return "crashed and stopped"
 	case TurnEnded:
 		return "finished a turn"
+	case FleetIdle:
+		return "all idle"
 	}
 	return kind
 }

@@ -295,3 +295,25 @@ func TestREADMEConfigExample(t *testing.T) {
 		}
 	}
 }
+
+// "Fleet all idle" is off unless the config file turns it on, and then
+// told as such.
+func TestFleetIdleIsOffByDefaultAndTurnsOn(t *testing.T) {
+	if DefaultConfig().On(FleetIdle) {
+		t.Fatal("fleet-idle is on by default")
+	}
+	path := filepath.Join(t.TempDir(), "config.toml")
+	os.WriteFile(path, []byte("[notifications]\nfleet-idle = true\n"), 0o600)
+	c, err := LoadConfig(path)
+	if err != nil || !c.On(FleetIdle) {
+		t.Fatalf("fleet-idle = true: on=%v, %v", c.On(FleetIdle), err)
+	}
+	var sent []Notification
+	c.Window = 10 * time.Millisecond
+	n := New(c, filepath.Join(t.TempDir(), "spool"), nil, sinkFunc(func(x Notification) { sent = append(sent, x) }))
+	n.Post(Event{Kind: FleetIdle, Session: "work", Host: "box", Want: "every agent of fleet work is idle at its prompt"})
+	n.Wait(5 * time.Second)
+	if len(sent) != 1 || !strings.Contains(sent[0].Title, "work all idle") || !strings.Contains(sent[0].Body, "every agent of fleet work is idle") {
+		t.Fatalf("told %+v", sent)
+	}
+}
