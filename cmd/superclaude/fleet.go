@@ -266,6 +266,9 @@ func viewStores(dir, fleetFile string) ([]*state.Store, error) {
 			return nil, err
 		}
 		dir = spec.SessionsDir()
+		if _, err := os.Stat(dir); err != nil && len(spec.Part("").Windows) == 0 {
+			return nil, nil // a fleet all on other hosts: no sessions here
+		}
 	}
 	idx, err := config.IndexDir()
 	if err != nil {

@@ -268,3 +268,25 @@ func TestDashboardAcrossHosts(t *testing.T) {
 	})
 	w.SC("+down", w.File)
 }
+
+// A fleet all on another host: +up and +down speak only of that host, and
+// +status --fleet lists its pane (this machine has no sessions of it).
+func TestFleetAllOnAHost(t *testing.T) {
+	w := newRemoteWorld(t)
+	w.writeFleet(window("there") + `host = "box"` + "\n" + w.remotePane("R"))
+	out := w.SC("+up", w.File)
+	if strings.Contains(out, "fleet work is up") || !strings.Contains(out, "on box: 1 pane started") || !strings.Contains(out, `attach on box: ssh -t box "tmux attach -t '=work:'"`) {
+		t.Fatalf("+up of a fleet all on box:\n%s", out)
+	}
+	w.waitFor("+status --fleet to list the pane on box, bound", func() bool {
+		out, err := w.Run("+status", "--json", "--fleet", w.File)
+		return err == nil && strings.Contains(out, `"sessionId":"conv-R"`) && strings.Contains(out, `"host":"box"`)
+	})
+	out = w.SC("+down", w.File)
+	if out != "on box: fleet work is down: 1 supervisor stopped, 0 killed\n" {
+		t.Fatalf("+down of a fleet all on box:\n%s", out)
+	}
+	if _, err := w.Run("+down", w.File); err == nil {
+		t.Fatal("+down of a fleet that is up nowhere succeeded")
+	}
+}
