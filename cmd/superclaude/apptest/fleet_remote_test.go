@@ -282,10 +282,20 @@ func TestFleetAllOnAHost(t *testing.T) {
 		out, err := w.Run("+status", "--json", "--fleet", w.File)
 		return err == nil && strings.Contains(out, `"sessionId":"conv-R"`) && strings.Contains(out, `"host":"box"`)
 	})
+	// A pane the person opened in the fleet's session on box is theirs:
+	// +down there stops the fleet's supervisor and leaves it, and the
+	// session with it, as it does here.
+	if out, err := w.box.SSH("", "tmux", "split-window", "-d", "-t", "=work:", "sleep", "300"); err != nil {
+		t.Fatalf("opening a pane on box: %v %s", err, out)
+	}
 	out = w.SC("+down", w.File)
-	if out != "on box: fleet work is down: 1 supervisor stopped, 0 killed\n" {
+	if out != "on box: fleet work is down: 1 supervisor stopped, 0 killed\non box: kept the tmux session: 1 pane was in it not started by superclaude\n" {
 		t.Fatalf("+down of a fleet all on box:\n%s", out)
 	}
+	if panes, err := w.box.SSH("", "tmux", "list-panes", "-t", "=work:", "-F", "#{pane_current_command}"); err != nil || strings.TrimSpace(panes) != "sleep" {
+		t.Fatalf("the person's pane on box after +down: %q %v", panes, err)
+	}
+	w.box.SSH("", "tmux", "kill-session", "-t", "=work")
 	if _, err := w.Run("+down", w.File); err == nil {
 		t.Fatal("+down of a fleet that is up nowhere succeeded")
 	}
