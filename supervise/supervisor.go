@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"os"
 	"os/signal"
 	"sync"
@@ -311,13 +312,20 @@ func (s *Supervisor) start(ctx context.Context) (err error) {
 
 	// The control socket exists before the agent starts, so that its
 	// children can always reach it.
+	// A runtime directory that will not do (another user's, one open to
+	// every user, something planted where the socket goes) is stepped
+	// away from, never followed, and the start goes on: the log says why
+	// the socket is where it is.
 	sock := s.cfg.Socket
+	var ln *net.UnixListener
 	if sock == "" {
-		if sock, err = control.SocketPath(s.self.PID); err != nil {
-			return fmt.Errorf("control socket: %w", err)
+		ln, sock, _, err = control.ListenPID(s.self.PID)
+		for _, why := range control.SteppedAside() {
+			log.Warn("a runtime directory was passed over", "why", why)
 		}
+	} else {
+		ln, err = control.Listen(sock)
 	}
-	ln, err := control.Listen(sock)
 	if err != nil {
 		return fmt.Errorf("control socket: %w", err)
 	}

@@ -79,13 +79,24 @@ type Peer struct {
 // accept, less the terminating NUL.
 const MaxSocketPath = 103
 
+// ErrOccupied reports that something other than a socket — a link, a
+// file, a directory — is where a socket is to be made. It is left as it
+// is: removing it could race with whoever put it there, and following it
+// is what they may want.
+var ErrOccupied = errors.New("something other than a socket is there")
+
 // Listen listens on path, replacing a stale socket left by a supervisor
-// that died. The socket file is 0600.
+// that died. The socket file is 0600. Anything else at path is left as it
+// is and refused with [ErrOccupied] (bind(2) never follows a link there
+// either).
 func Listen(path string) (*net.UnixListener, error) {
 	if len(path) > MaxSocketPath {
 		return nil, fmt.Errorf("socket path %s is longer than %d bytes", path, MaxSocketPath)
 	}
-	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSocket != 0 {
+	if fi, err := os.Lstat(path); err == nil {
+		if fi.Mode()&fs.ModeSocket == 0 {
+			return nil, fmt.Errorf("%s is %s: %w", path, kindOf(fi.Mode()), ErrOccupied)
+		}
 		os.Remove(path)
 	}
 	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
@@ -93,11 +104,36 @@ func Listen(path string) (*net.UnixListener, error) {
 		return nil, err
 	}
 	ln.SetUnlinkOnClose(true)
-	if err := os.Chmod(path, 0o600); err != nil {
+	// chmod follows a link: the socket just made is checked to be there
+	// still (in a private directory, where only the user could swap it).
+	fi, err := os.Lstat(path)
+	if err == nil && fi.Mode()&fs.ModeSocket == 0 {
+		err = fmt.Errorf("%s was replaced by %s as it was made: %w", path, kindOf(fi.Mode()), ErrOccupied)
+	}
+	if err == nil {
+		err = os.Chmod(path, 0o600)
+	}
+	if err != nil {
+		ln.SetUnlinkOnClose(false) // what is there now is not ours
 		ln.Close()
 		return nil, err
 	}
 	return ln, nil
+}
+
+// kindOf names the kind of file of mode, for messages.
+func kindOf(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case m.IsDir():
+		return "a directory"
+	case m.IsRegular():
+		return "a regular file"
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	}
+	return "not a socket"
 }
 
 // Handler answers one request from a verified peer.

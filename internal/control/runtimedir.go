@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -22,7 +23,12 @@ import (
 //
 // The third is for when the second is taken: anyone can create
 // /tmp/superclaude-<uid> for another uid, or put a link or a file there,
-// and that used to stop that user's superclaude from starting. Other
+// and that used to stop that user's superclaude from starting. A
+// candidate of the user's own that others may write to (left 0777) is
+// stepped away from too, not tightened and used: whatever another user
+// planted in it while it was open — a link where the launch directory or
+// the socket will be, a socket of theirs — would still be there. Why a
+// candidate was passed over is kept for the log ([SteppedAside]). Other
 // processes of the user (+down, a hook run from another shell) find a
 // supervisor's socket with [FindSocket], which looks in every candidate,
 // the random ones included, and trusts only private directories; the
@@ -49,7 +55,31 @@ var (
 	// under it, so that one process uses one (its socket and its launch
 	// directory side by side).
 	fallbacks = map[string]string{}
+	// aside says, once each, why a candidate was passed over.
+	aside []string
 )
+
+// SteppedAside says why this process passed over a runtime directory it
+// would have used — another user's, one open to every user, something
+// planted where its socket goes — each reason once, for the supervisor's
+// log: a person who finds superclaude's files in an unexpected place can
+// read there why.
+func SteppedAside() []string {
+	fallbackMu.Lock()
+	defer fallbackMu.Unlock()
+	return append([]string(nil), aside...)
+}
+
+// noteAside records why, unless it is already recorded. fallbackMu is
+// held.
+func noteAside(why string) {
+	for _, w := range aside {
+		if w == why {
+			return
+		}
+	}
+	aside = append(aside, why)
+}
 
 // forgetFallbacks makes the next RuntimeDir choose afresh, as a new
 // process would (for tests).
@@ -92,7 +122,7 @@ func runtimeBases() []string {
 func runtimeDirUnder(base string, xdg bool) (string, error) {
 	var errs []error
 	for _, dir := range preferredDirs(base, xdg) {
-		d, err := privateDir(dir)
+		d, err := candidateDir(dir)
 		if err == nil {
 			return d, nil
 		}
@@ -100,6 +130,20 @@ func runtimeDirUnder(base string, xdg bool) (string, error) {
 	}
 	fallbackMu.Lock()
 	defer fallbackMu.Unlock()
+	d, err := fallbackUnder(base)
+	if err != nil {
+		return "", errors.Join(append(errs, fmt.Errorf("private fallback: %w", err))...)
+	}
+	for _, err := range errs {
+		noteAside(err.Error() + "; superclaude uses " + d + " instead")
+	}
+	return d, nil
+}
+
+// fallbackUnder returns the private fallback directory under base: the
+// one this process chose already, else one an earlier process made, else
+// a fresh one. fallbackMu is held.
+func fallbackUnder(base string) (string, error) {
 	if d, ok := fallbacks[base]; ok {
 		if _, err := checkPrivate(d); err == nil {
 			return d, nil
@@ -120,15 +164,36 @@ func runtimeDirUnder(base string, xdg bool) (string, error) {
 		d, err = privateDir(d)
 	}
 	if err != nil {
-		return "", errors.Join(append(errs, fmt.Errorf("private fallback: %w", err))...)
+		return "", err
 	}
 	fallbacks[base] = d
 	return d, nil
 }
 
+// candidateDir is privateDir for a runtime directory in a directory
+// every user may write to (/tmp): one of the user's own that others may
+// write to is refused rather than tightened, since what they planted in
+// it while it was open would stay. One only others may read or search is
+// tightened: nothing can have been put in it.
+func candidateDir(dir string) (string, error) {
+	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+		return "", err
+	}
+	fi, err := checkOwned(dir)
+	if err != nil {
+		return "", err
+	}
+	if perm := fi.Mode().Perm(); perm&0o022 != 0 {
+		return "", fmt.Errorf("runtime directory %s is writable by every user or its group (mode %04o), so anything in it could have been planted there", dir, uint32(perm))
+	}
+	return privateDir(dir)
+}
+
 // privateDir makes dir (mode 0700) unless it exists, and returns it when
 // it is a private directory, tightening a loose mode of one this user
-// owns.
+// owns: for a directory made inside a private one, where no other user
+// can have put anything, and for candidateDir's directories once they are
+// known to hold nothing planted.
 func privateDir(dir string) (string, error) {
 	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
 		return "", err
@@ -186,6 +251,49 @@ func SocketPath(pid int) (string, error) {
 		return "", err
 	}
 	return filepath.Join(dir, name), nil
+}
+
+// ListenPID listens on the control socket of the supervisor with the
+// given PID: SocketPath, or — when something else is there (a link a
+// neighbour planted, a file) or the runtime directory will not do — a
+// socket of the same name in a fresh private directory under the same
+// base, which [FindSocket] looks in too. What is in the way is neither
+// followed nor removed. why says, when it is not empty, why the socket is
+// not where it would have been, for the log.
+func ListenPID(pid int) (ln *net.UnixListener, path, why string, err error) {
+	path, err = SocketPath(pid)
+	if err != nil {
+		return nil, "", "", err
+	}
+	ln, err = Listen(path)
+	if !errors.Is(err, ErrOccupied) {
+		return ln, path, "", err
+	}
+	name := filepath.Base(path)
+	var fresh string
+	var ferr error
+	for _, base := range []string{os.TempDir(), "/tmp"} {
+		if fresh, ferr = os.MkdirTemp(base, "superclaude-"+uidText()+"-"); ferr != nil {
+			continue
+		}
+		if len(filepath.Join(fresh, name)) > MaxSocketPath {
+			os.Remove(fresh)
+			ferr = fmt.Errorf("%s is too deep for a socket", base)
+			continue
+		}
+		fresh, ferr = privateDir(fresh)
+		break
+	}
+	if ferr != nil {
+		return nil, "", "", errors.Join(err, fmt.Errorf("private fallback: %w", ferr))
+	}
+	path = filepath.Join(fresh, name)
+	why = err.Error() + "; the control socket is " + path + " instead, and what is there is left as it is"
+	fallbackMu.Lock()
+	noteAside(why)
+	fallbackMu.Unlock()
+	ln, err = Listen(path)
+	return ln, path, why, err
 }
 
 // RuntimeDirs returns this user's existing private runtime directories,

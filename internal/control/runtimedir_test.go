@@ -173,3 +173,57 @@ func TestSocketDirIsPrivateAndShortEnough(t *testing.T) {
 		}
 	}
 }
+
+// Attack (issue 21, row 8, left by its first pass): a runtime directory
+// of the user's left open to every user (0777) was tightened in place and
+// used, with whatever another user had planted in it meanwhile — a link
+// at <pid>.launch or <pid>.sock, a socket of theirs. A directory others
+// could write to is stepped away from instead: a fresh private one is
+// used, the planted things are neither followed nor touched, and why is
+// said (SteppedAside, which the supervisor logs).
+func TestAttackLooseRuntimeDirIsSteppedAside(t *testing.T) {
+	tmp, err := os.MkdirTemp("", "sc-rt-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(tmp) })
+	t.Setenv("XDG_RUNTIME_DIR", "")
+	t.Setenv("TMPDIR", tmp)
+	forgetFallbacks()
+	loose := filepath.Join(tmp, "superclaude-"+strconv.Itoa(os.Getuid()))
+	if err := os.Mkdir(loose, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(loose, 0o777)
+	victim := filepath.Join(tmp, "victim")
+	os.WriteFile(victim, []byte("keep"), 0o644)
+	planted := filepath.Join(loose, strconv.Itoa(os.Getpid())+".launch")
+	os.Symlink(tmp, planted)
+
+	dir, err := RuntimeDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dir == loose {
+		t.Fatalf("RuntimeDir used %s, which every user could write to", loose)
+	}
+	fi, err := os.Lstat(dir)
+	if err != nil || !fi.IsDir() || fi.Mode().Perm() != 0o700 {
+		t.Fatalf("the runtime directory %s is not private: %v", dir, err)
+	}
+	if fi, _ := os.Lstat(loose); fi.Mode().Perm() != 0o777 {
+		t.Errorf("the loose directory was changed to %v; it is stepped away from, not used", fi.Mode().Perm())
+	}
+	why := strings.Join(SteppedAside(), "\n")
+	if !strings.Contains(why, loose) || !strings.Contains(why, "every user") {
+		t.Errorf("SteppedAside = %q; want the loose directory named and why", why)
+	}
+	for _, d := range RuntimeDirs() {
+		if d == loose {
+			t.Errorf("RuntimeDirs lists %s, where anyone could have put a socket", loose)
+		}
+	}
+	if b, _ := os.ReadFile(victim); string(b) != "keep" {
+		t.Errorf("the planted link's target was written: %q", b)
+	}
+}
