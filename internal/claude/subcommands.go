@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/superclaude/superclaude/internal/safefs"
 )
 
 // helpCommand matches a subcommand line of `claude --help`'s Commands
@@ -57,12 +59,22 @@ type helpCache struct {
 	Commands []string `json:"commands"`
 }
 
+// maxHelpCache bounds what is read of a subcommand cache file: a few
+// hundred bytes are written.
+const maxHelpCache = 64 << 10
+
 // Subcommands returns the subcommands the claude binary at path says it
 // has (`claude --help`), asking it once per binary: the answer is kept in
 // cacheDir, keyed by the binary's path, size and modification time, so a
 // new version is asked anew. A word claude added in a later version than
 // superclaude knows is then taken as what it is, a subcommand, and not as a
 // prompt of an interactive run.
+//
+// The cache is read and written through safefs, as every file a neighbour
+// could plant: a link, FIFO or device at its name is not followed, waited
+// on or read without a bound — claude is asked again, and the answer
+// replaces it by rename — and the new file is written beside it under a
+// fresh name, never through a link planted at a name known in advance.
 func Subcommands(path, cacheDir string) ([]string, error) {
 	real, err := filepath.EvalSymlinks(path)
 	if err != nil {
@@ -73,11 +85,18 @@ func Subcommands(path, cacheDir string) ([]string, error) {
 		return nil, err
 	}
 	sum := sha256.Sum256([]byte(real))
-	file := filepath.Join(cacheDir, "claude-help-"+hex.EncodeToString(sum[:8])+".json")
+	name := "claude-help-" + hex.EncodeToString(sum[:8]) + ".json"
+	var dir *safefs.Dir
+	if err := os.MkdirAll(cacheDir, 0o700); err == nil {
+		dir, _ = safefs.Open(cacheDir, "")
+	}
+	defer dir.Close()
 	var c helpCache
-	if b, err := os.ReadFile(file); err == nil && json.Unmarshal(b, &c) == nil &&
-		c.Binary == real && c.Size == fi.Size() && c.Mtime == fi.ModTime().UnixNano() {
-		return c.Commands, nil
+	if dir != nil {
+		if b, err := dir.ReadFile(name, maxHelpCache, "the claude subcommand cache"); err == nil && json.Unmarshal(b, &c) == nil &&
+			c.Binary == real && c.Size == fi.Size() && c.Mtime == fi.ModTime().UnixNano() {
+			return c.Commands, nil
+		}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -89,12 +108,9 @@ func Subcommands(path, cacheDir string) ([]string, error) {
 	if len(c.Commands) == 0 {
 		return nil, fmt.Errorf("%s --help lists no commands", real)
 	}
-	if err := os.MkdirAll(cacheDir, 0o700); err == nil {
+	if dir != nil {
 		if b, err := json.Marshal(c); err == nil {
-			tmp := file + ".tmp"
-			if os.WriteFile(tmp, b, 0o600) == nil {
-				os.Rename(tmp, file)
-			}
+			dir.WriteAtomic(name, b, false)
 		}
 	}
 	return c.Commands, nil
