@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -86,14 +85,8 @@ func hostOps() (map[string]remote.Handler, error) {
 			}
 			return localViews(stores, func(state.Session) bool { return true }), nil
 		}),
-		opFind: remote.Op(func(_ context.Context, a findArgs) (bool, error) { return findHere(a), nil }),
-		opRun: func(ctx context.Context, raw json.RawMessage, emit func(any) error) error {
-			var a runArgs
-			if err := remote.Args(raw, &a); err != nil {
-				return err
-			}
-			return runHere(ctx, a.Args, emit)
-		},
+		opFind:       remote.Op(func(_ context.Context, a findArgs) (bool, error) { return findHere(a), nil }),
+		remote.OpRun: remote.RunHandler(exe, runnable),
 	} {
 		ops[op] = h
 	}
@@ -226,43 +219,15 @@ func hostClient(ssh *remote.SSH, host string) *remote.Client {
 	return &remote.Client{SSH: ssh, Host: host, Version: Version()}
 }
 
-// The ops that let +why, +history and +session restart reach a session on
-// another host: opFind says whether the host has it, opRun runs the same
-// command there (as an argument vector: no shell on either side), with
-// --local so that it never goes on to that host's own hosts, and streams
-// back what it prints and its exit code.
-const (
-	opFind = "find"
-	opRun  = "run"
-)
+// opFind says whether a host has a session: how +why, +history and
+// +session restart find the host of a session that is not on this
+// machine, before they run there (remote.OpRun).
+const opFind = "find"
 
 type findArgs struct {
 	// Which is a session's name, or with History a pane's identity too.
 	Which   string `json:"which"`
 	History bool   `json:"history,omitempty"`
-}
-
-type runArgs struct {
-	Args []string `json:"args"`
-}
-
-// runChunk is a piece of what the command prints, or its exit code.
-type runChunk struct {
-	Out  string `json:"out,omitempty"`
-	Err  string `json:"err,omitempty"`
-	Exit *int   `json:"exit,omitempty"`
-}
-
-// runnable reports whether args is a command a host runs for another
-// (opRun): only these views and the restart request.
-func runnable(args []string) bool {
-	switch {
-	case len(args) >= 1 && (args[0] == "+why" || args[0] == "+history"):
-		return true
-	case len(args) >= 2 && args[0] == "+session" && args[1] == "restart":
-		return true
-	}
-	return false
 }
 
 // findHere reports whether this machine has the session (or, history, a
@@ -280,81 +245,29 @@ func findHere(a findArgs) bool {
 	return !errors.Is(err, state.ErrNoSession)
 }
 
-// runHere runs args (runnable) as a command of this superclaude, and
-// emits what it prints as it comes, then its exit code.
-func runHere(ctx context.Context, args []string, emit func(any) error) error {
-	if !runnable(args) {
-		return fmt.Errorf("superclaude +remote runs only +why, +history and +session restart for another host, not %q", args)
-	}
-	self, err := os.Executable()
-	if err != nil {
-		return err
-	}
-	n := 1
-	if args[0] == "+session" {
+// runnable is what this machine runs for another (remote.OpRun): only
+// +why, +history and +session restart, with --local, so that it never
+// goes on to this machine's own hosts.
+func runnable(args []string) ([]string, error) {
+	n := 0
+	switch {
+	case len(args) >= 1 && (args[0] == "+why" || args[0] == "+history"):
+		n = 1
+	case len(args) >= 2 && args[0] == "+session" && args[1] == "restart":
 		n = 2
+	default:
+		return nil, fmt.Errorf("superclaude +remote runs only +why, +history and +session restart for another host, not %q", args)
 	}
-	argv := append(append(append([]string{}, args[:n]...), "--local"), args[n:]...)
-	cmd := exec.CommandContext(ctx, self, argv...)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return err
-	}
-	errOut, err := cmd.StderrPipe()
-	if err != nil {
-		return err
-	}
-	if err := cmd.Start(); err != nil {
-		return err
-	}
-	var wg sync.WaitGroup
-	for _, p := range []struct {
-		r     io.Reader
-		chunk func(string) runChunk
-	}{{out, func(s string) runChunk { return runChunk{Out: s} }}, {errOut, func(s string) runChunk { return runChunk{Err: s} }}} {
-		wg.Go(func() {
-			buf := make([]byte, 32<<10)
-			for {
-				k, err := p.r.Read(buf)
-				if k > 0 {
-					emit(p.chunk(string(buf[:k])))
-				}
-				if err != nil {
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
-	err = cmd.Wait()
-	code := cmd.ProcessState.ExitCode()
-	if code < 0 && err != nil {
-		return err
-	}
-	return emit(runChunk{Exit: &code})
+	return append(append(append([]string{}, args[:n]...), "--local"), args[n:]...), nil
 }
 
 // runOnHost runs args, one of the runnable commands, on host, printing
 // what it prints; its exit code, when not 0, is this command's.
 func runOnHost(ctx context.Context, host string, args []string, stdout, stderr io.Writer) error {
-	code := -1
-	err := hostClient(&remote.SSH{}, host).Stream(ctx, opRun, runArgs{Args: args}, func(raw json.RawMessage) error {
-		var ch runChunk
-		if err := json.Unmarshal(raw, &ch); err != nil {
-			return err
-		}
-		io.WriteString(stdout, ch.Out)
-		io.WriteString(stderr, ch.Err)
-		if ch.Exit != nil {
-			code = *ch.Exit
-		}
-		return nil
-	})
+	code, err := hostClient(&remote.SSH{}, host).Run(ctx, args, stdout, stderr)
 	switch {
 	case err != nil:
 		return err
-	case code < 0:
-		return fmt.Errorf("%s: the command ended without an exit code", host)
 	case code != 0:
 		return exitCode(code)
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -56,6 +57,14 @@ var testOps = map[string]Handler{
 		}
 		return nil
 	},
+	// run runs sh for "say WORD": it prints WORD, "E" on its standard
+	// error, and exits 3.
+	OpRun: RunHandler("/bin/sh", func(args []string) ([]string, error) {
+		if len(args) != 2 || args[0] != "say" {
+			return nil, fmt.Errorf("not %q", args)
+		}
+		return []string{"-c", `printf '%s' "$1"; printf E >&2; exit 3`, "sh", args[1]}, nil
+	}),
 	"fail": func(ctx context.Context, raw json.RawMessage, emit func(any) error) error {
 		return errors.New("no session \"$(x)\"")
 	},
@@ -175,5 +184,26 @@ func TestInstallHint(t *testing.T) {
 		if got := installHint("box", v); !strings.Contains(got, want) {
 			t.Errorf("installHint(%q) = %q, want it to say %q", v, got, want)
 		}
+	}
+}
+
+// A command run on the host for the asking side prints there what it
+// prints here, its words unchanged, and its exit code comes back; one the
+// host does not run is refused.
+func TestClientRun(t *testing.T) {
+	s, work := fakeSSH(t, "v1")
+	c := &Client{SSH: s, Host: "box", Version: "v1"}
+	for _, word := range hostile {
+		var out, errOut strings.Builder
+		code, err := c.Run(context.Background(), []string{"say", word}, &out, &errOut)
+		if err != nil || code != 3 || out.String() != word || errOut.String() != "E" {
+			t.Fatalf("run say %q: code %d, %v, out %q, err %q", word, code, err, out.String(), errOut.String())
+		}
+	}
+	if entries, _ := os.ReadDir(work); len(entries) != 0 {
+		t.Fatalf("something ran on the host: %v", entries)
+	}
+	if _, err := c.Run(context.Background(), []string{"rm", "-rf", "/"}, io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), `not ["rm" "-rf" "/"]`) {
+		t.Fatalf("a command the host does not run: %v", err)
 	}
 }
