@@ -287,6 +287,12 @@ func (h HostSide) Up(a UpArgs) (HostUp, error) {
 	if err != nil {
 		return HostUp{}, err
 	}
+	if _, err := os.Stat(filepath.Dir(file)); err != nil && a.Check {
+		// A check leaves nothing behind: not even the part's directory.
+		// (Deferred: the last one first, after .next is gone.)
+		defer os.Remove(filepath.Dir(filepath.Dir(file)))
+		defer os.Remove(filepath.Dir(file))
+	}
 	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
 		return HostUp{}, err
 	}

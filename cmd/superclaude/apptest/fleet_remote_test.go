@@ -273,6 +273,15 @@ func TestDashboardAcrossHosts(t *testing.T) {
 // +status --fleet lists its pane (this machine has no sessions of it).
 func TestFleetAllOnAHost(t *testing.T) {
 	w := newRemoteWorld(t)
+	// A +up that fails its checks on box leaves nothing there.
+	w.writeFleet(window("there") + `host = "box"` + "\n" + w.remotePane("R", `dir = "no-such-dir"`))
+	if out, err := w.Run("+up", w.File); err == nil || !strings.Contains(out, "on box") || !strings.Contains(out, "no-such-dir does not exist") {
+		t.Fatalf("+up of a pane whose directory is missing on box: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(w.box.Home, ".local", "state", "superclaude", "hosted")); err == nil {
+		t.Fatal("a +up that failed its checks left its part's directory on box")
+	}
+
 	w.writeFleet(window("there") + `host = "box"` + "\n" + w.remotePane("R"))
 	out := w.SC("+up", w.File)
 	if strings.Contains(out, "fleet work is up") || !strings.Contains(out, "on box: 1 pane started") || !strings.Contains(out, `attach on box: ssh -t box "tmux attach -t '=work:'"`) {
