@@ -9,6 +9,7 @@ import (
 
 	"github.com/superclaude/superclaude/internal/claude"
 	"github.com/superclaude/superclaude/internal/control"
+	"github.com/superclaude/superclaude/internal/guard"
 	"github.com/superclaude/superclaude/state"
 )
 
@@ -58,11 +59,20 @@ func (s *Supervisor) statusLine(payload json.RawMessage) control.Response {
 
 // storeFailed records whether the last tick could be stored (err nil:
 // it was) and what it saw, and returns what the status line says of it.
-// The failure is logged once until a tick is stored again.
+// The failure is logged once until a tick is stored again; when one is,
+// the event log says for how long the session could not be saved (+why),
+// and the run's end says so on the terminal (unsavedNote).
 func (s *Supervisor) storeFailed(session string, tick claude.StatusLine, err error) string {
 	s.seenMu.Lock()
 	defer s.seenMu.Unlock()
+	now := time.Now()
 	if err == nil {
+		if s.storeProblem != "" {
+			s.unsavedUntil = now
+			s.log.Info("the session can be saved again", "session", session)
+			note := s.unsavedText()
+			guard.Go(func() { s.event("unsaved", note, nil) })
+		}
 		s.storeProblem, s.seenUsage, s.toldStore = "", 0, false
 		return ""
 	}
@@ -70,11 +80,53 @@ func (s *Supervisor) storeFailed(session string, tick claude.StatusLine, err err
 		s.seenUsage = u
 	}
 	s.storeProblem = trouble(err)
+	if s.unsavedFrom.IsZero() || !s.unsavedUntil.IsZero() {
+		s.unsavedFrom, s.unsavedUntil = now, time.Time{}
+	}
+	s.unsavedWhy, s.unsavedSession = s.storeProblem, session
+	if sess := s.mine(); sess != nil {
+		s.unsavedRoot = sess.Store.Root
+	}
 	if !s.toldStore {
 		s.toldStore = true
 		s.log.Warn("the session cannot be saved; the overflow guard goes by what the status line shows", "session", session, "err", err)
 	}
 	return "superclaude cannot save the session (" + s.storeProblem + "); the overflow guard goes by this line's ctx"
+}
+
+// unsavedText says, for a person, when the session could not be saved
+// and why: the last stretch of time its ticks failed. seenMu is held.
+func (s *Supervisor) unsavedText() string {
+	if s.unsavedFrom.IsZero() {
+		return ""
+	}
+	when := "since " + s.unsavedFrom.Format("15:04")
+	if !s.unsavedUntil.IsZero() {
+		layout := "15:04"
+		if s.unsavedUntil.Sub(s.unsavedFrom) < time.Minute {
+			layout = "15:04:05"
+		}
+		when = "from " + s.unsavedFrom.Format(layout) + " to " + s.unsavedUntil.Format(layout)
+	}
+	return "session " + s.unsavedSession + " could not be saved " + when + " (" + s.unsavedWhy + "): what the agent did meanwhile is not in it, and the overflow guard went by the status line alone"
+}
+
+// unsavedNote is the line the run's end shows on the terminal when a
+// status-line tick could not be stored at any time during the run (a
+// full disk): the status line said so while the agent owned the
+// terminal, and this says it once when the terminal is back. Empty when
+// every tick was stored.
+func (s *Supervisor) unsavedNote() string {
+	s.seenMu.Lock()
+	defer s.seenMu.Unlock()
+	t := s.unsavedText()
+	if t == "" {
+		return ""
+	}
+	if s.unsavedUntil.IsZero() && s.unsavedRoot != "" {
+		t += "; make room on the disk of " + s.unsavedRoot
+	}
+	return "superclaude: " + t + "."
 }
 
 // storeState is what the supervisor knows of a store that fails: the

@@ -183,6 +183,13 @@ type Supervisor struct {
 	seenUsage    float64
 	storeProblem string
 	toldStore    bool
+	// unsavedFrom and unsavedUntil are the last stretch of time in which
+	// ticks could not be stored (unsavedUntil zero while they still
+	// cannot), unsavedWhy why, and unsavedSession and unsavedRoot the
+	// session and its sessions directory: the run's end says so
+	// (unsavedNote).
+	unsavedFrom, unsavedUntil               time.Time
+	unsavedWhy, unsavedSession, unsavedRoot string
 
 	stopping   atomic.Bool
 	stopSignal atomic.Int32
@@ -591,6 +598,9 @@ func (s *Supervisor) result(treeErr error) Result {
 			// The restart that was to carry them does not come.
 			r.Message = joinLines(r.Message, s.noteCarry(s.mine(), Plan{Action: Stop}, next.Carried, "superclaude is not starting the agent again"))
 		}
+	}
+	if note := s.unsavedNote(); note != "" {
+		r.Message = joinLines(r.Message, note)
 	}
 	if r.Reason == "" && treeErr != nil && !errors.Is(treeErr, suture.ErrTerminateSupervisorTree) {
 		r.Reason = treeErr.Error()

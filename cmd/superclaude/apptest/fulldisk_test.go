@@ -25,6 +25,15 @@ func unwritable(t *testing.T, dir string) {
 	t.Cleanup(func() { os.Chmod(dir, 0o700) })
 }
 
+// writable undoes unwritable.
+func writable(dir string) {
+	if os.Getuid() == 0 {
+		exec.Command("chattr", "-i", dir).Run()
+		return
+	}
+	os.Chmod(dir, 0o700)
+}
+
 // Attack 6 of issue 21: on a full disk the status line showed ctx 95 % in
 // red, but the tick could not be stored, so PreToolUse — which reads the
 // stored usage — allowed every tool; PreCompact still blocked compaction
