@@ -7,6 +7,8 @@ import (
 	"errors"
 	"net"
 	"os"
+	"slices"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -25,19 +27,116 @@ const (
 	// reads from claude (4 MiB) and the request around it.
 	MaxRequest = 4<<20 + 64<<10
 	// MaxConns and MaxBuffered bound what all connections together may
-	// hold: a connection past MaxConns, or a request that would take the
-	// bytes buffered for requests past MaxBuffered, is answered "busy" at
-	// once and closed (100 clients sending 4 MiB each used to take a
-	// supervisor to 975 MB). A status line or a hook is one small
-	// request, and tries again at its next tick.
+	// hold (100 clients sending 4 MiB each used to take a supervisor to
+	// 975 MB). When every slot is taken, or the bytes buffered for
+	// requests would pass MaxBuffered, the connection that has been
+	// sending its request the longest is dropped to make room: a client
+	// that sends its request at once — a status line, a hook, +session
+	// restart — is always served, and one that holds its connection open
+	// without finishing its request (a slowloris, which held all 64 slots
+	// and had every tick answered "busy") loses it. Only when every slot
+	// is answering a request already is a new one answered "busy" at
+	// once; a status line or a hook tries again at its next tick.
 	MaxConns    = 64
 	MaxBuffered = 16 << 20
 )
 
-// budget is what one Serve's connections hold together.
+// budget is what one Serve's connections hold together: how many there
+// are, and the bytes of their requests; and the connections still
+// sending their request, oldest first, which are dropped to make room
+// for newer ones.
 type budget struct {
-	conns atomic.Int64
 	bytes atomic.Int64
+
+	mu      sync.Mutex
+	conns   int
+	reading []*slot
+}
+
+// slot is one connection's place in the budget.
+type slot struct {
+	conn *net.UnixConn
+	// held is what its request holds of the bytes; dropped says its read
+	// was ended to make room.
+	held    atomic.Int64
+	dropped bool
+}
+
+// admit takes a slot for conn: a free one, or — when all MaxConns are
+// taken — one more for as long as the oldest connection still sending
+// its request takes to let go of its own, which is dropped. Dropped
+// connections end at once, so the count stays under twice MaxConns. It
+// returns nil when every slot is answering a request.
+func (b *budget) admit(conn *net.UnixConn) *slot {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.conns >= MaxConns && (b.conns >= 2*MaxConns || !b.dropOldest(nil, false)) {
+		return nil
+	}
+	b.conns++
+	sl := &slot{conn: conn}
+	b.reading = append(b.reading, sl)
+	return sl
+}
+
+// dropOldest ends the read of the oldest connection still sending its
+// request that is older than self (any, when self is nil) and not
+// dropped already — with bytes held, when withBytes — and reports
+// whether there was one. b.mu is held.
+func (b *budget) dropOldest(self *slot, withBytes bool) bool {
+	for _, sl := range b.reading {
+		if sl == self {
+			return false
+		}
+		if sl.dropped || withBytes && sl.held.Load() == 0 {
+			continue
+		}
+		sl.dropped = true
+		sl.conn.SetReadDeadline(time.Now())
+		return true
+	}
+	return false
+}
+
+// read says that sl's request has been read: it is no longer dropped for
+// a newer one.
+func (b *budget) read(sl *slot) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.reading = slices.DeleteFunc(b.reading, func(x *slot) bool { return x == sl })
+}
+
+// release gives sl's place back.
+func (b *budget) release(sl *slot) {
+	b.bytes.Add(-sl.held.Swap(0))
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.reading = slices.DeleteFunc(b.reading, func(x *slot) bool { return x == sl })
+	b.conns--
+}
+
+// room takes n more bytes for sl's request, dropping older connections
+// still sending theirs while there is not enough, and waiting a moment for
+// them to let go. false: there is no room, and sl holds the oldest request.
+func (b *budget) room(sl *slot, n int64) bool {
+	for wait := time.Millisecond; ; wait *= 2 {
+		if b.bytes.Add(n) <= MaxBuffered {
+			sl.held.Add(n)
+			return true
+		}
+		b.bytes.Add(-n)
+		if wait > 128*time.Millisecond {
+			return false
+		}
+		b.mu.Lock()
+		dropped := b.dropOldest(sl, true)
+		b.mu.Unlock()
+		if !dropped && wait > time.Millisecond {
+			// Nothing older to drop, and what was dropped is gone.
+			return false
+		}
+		time.Sleep(wait)
+	}
 }
 
 // errBusy refuses a request for which the budget has no room.
@@ -105,21 +204,21 @@ func Serve(ctx context.Context, ln *net.UnixListener, h Handler) error {
 			continue
 		}
 		delay = 0
-		if b.conns.Add(1) > MaxConns {
-			b.conns.Add(-1)
+		sl := b.admit(conn)
+		if sl == nil {
 			conn.SetDeadline(time.Now().Add(time.Second))
 			writeResponse(conn, Response{Error: errBusy.Error()})
 			conn.Close()
 			continue
 		}
 		guard.Go(func() {
-			defer b.conns.Add(-1)
-			serveConn(ctx, conn, h, b)
+			defer b.release(sl)
+			serveConn(ctx, conn, h, b, sl)
 		})
 	}
 }
 
-func serveConn(ctx context.Context, conn *net.UnixConn, h Handler, b *budget) {
+func serveConn(ctx context.Context, conn *net.UnixConn, h Handler, b *budget, sl *slot) {
 	defer conn.Close()
 	conn.SetDeadline(time.Now().Add(time.Duration(requestTimeout.Load())))
 	peer, err := peerOf(conn)
@@ -127,13 +226,20 @@ func serveConn(ctx context.Context, conn *net.UnixConn, h Handler, b *budget) {
 		writeResponse(conn, Response{Error: "permission denied"})
 		return
 	}
-	var held int64
-	defer func() { b.bytes.Add(-held) }()
+	defer func() { b.bytes.Add(-sl.held.Swap(0)) }()
 	line, err := readLine(bufio.NewReader(conn), MaxRequest, func(n int) bool {
 		// Twice the line: its bytes, and the request decoded from them.
-		held += 2 * int64(n)
-		return b.bytes.Add(2*int64(n)) <= MaxBuffered
+		return b.room(sl, 2*int64(n))
 	})
+	b.read(sl)
+	b.mu.Lock()
+	dropped := sl.dropped
+	b.mu.Unlock()
+	if dropped {
+		// Its read was ended to make room: what came of it is cut.
+		writeResponse(conn, Response{Error: errBusy.Error()})
+		return
+	}
 	if err != nil {
 		switch {
 		case errors.Is(err, errTooLong):

@@ -34,6 +34,7 @@ func FuzzControlProtocol(f *testing.F) {
 		client := fileConn(t, fds[1])
 		defer client.Close()
 		b := &budget{}
+		sl := b.admit(server)
 		called := 0
 		done := make(chan struct{})
 		go func() {
@@ -44,7 +45,7 @@ func FuzzControlProtocol(f *testing.F) {
 					t.Errorf("the handler got a request that does not encode: %v", err)
 				}
 				return Response{OK: true}
-			}, b)
+			}, b, sl)
 		}()
 		client.SetDeadline(time.Now().Add(5 * time.Second))
 		client.Write(data)
@@ -65,8 +66,11 @@ func FuzzControlProtocol(f *testing.F) {
 		} else if called == 1 {
 			t.Fatalf("a handled request got no answer (%v)", err)
 		}
-		if b.bytes.Load() != 0 || b.conns.Load() != 0 {
+		if b.bytes.Load() != 0 {
 			t.Fatalf("the budget still holds %d bytes after the connection", b.bytes.Load())
+		}
+		if b.release(sl); b.conns != 0 || len(b.reading) != 0 {
+			t.Fatalf("the budget still holds %d connections after the connection", b.conns)
 		}
 	})
 }
