@@ -53,10 +53,11 @@ type Server struct {
 	// Port is the server's port on 127.0.0.1.
 	Port int
 
-	mu     sync.Mutex
-	cmd    *exec.Cmd
-	users  []*User
-	silent []silentHost
+	mu        sync.Mutex
+	cmd       *exec.Cmd
+	users     []*User
+	silent    []silentHost
+	strangers []stranger
 }
 
 // User is one local user that the tests reach over ssh.
@@ -230,12 +231,16 @@ func (s *Server) writeClientConfig() {
 	for _, h := range s.silent {
 		fmt.Fprintf(&b, "Host %s\n  HostName 127.0.0.1\n  Port %d\n  User nobody\n", h.alias, h.port)
 	}
+	for _, h := range s.strangers {
+		fmt.Fprintf(&b, "Host %s\n  HostName 127.0.0.1\n  Port %d\n  User %s\n  UserKnownHostsFile %s\n", h.alias, s.Port, h.user, h.knownHosts)
+	}
+	// Host-key checking as ssh has it by default (StrictHostKeyChecking
+	// ask): what superclaude's ssh makes of it is what a user gets.
 	fmt.Fprintf(&b, `Host *
   IdentityFile %s
   IdentitiesOnly yes
   UserKnownHostsFile %s
   GlobalKnownHostsFile /dev/null
-  StrictHostKeyChecking yes
   IdentityAgent none
 `, filepath.Join(s.Dir, "client_key"), filepath.Join(s.Dir, "known_hosts"))
 	os.WriteFile(filepath.Join(s.Dir, "ssh_config"), []byte(b.String()), 0o644)
@@ -443,6 +448,24 @@ type silentHost struct {
 	alias string
 	port  int
 }
+
+// AddStranger adds an ssh destination alias that reaches u through the
+// server, but whose known_hosts file (returned, empty) does not hold the
+// server's key: a host this machine has never checked.
+func (s *Server) AddStranger(alias string, u *User) string {
+	s.t.Helper()
+	kh := filepath.Join(s.Dir, "known_hosts-"+alias)
+	if err := os.WriteFile(kh, nil, 0o644); err != nil {
+		s.t.Fatal(err)
+	}
+	s.mu.Lock()
+	s.strangers = append(s.strangers, stranger{alias, u.Name, kh})
+	s.mu.Unlock()
+	s.writeClientConfig()
+	return kh
+}
+
+type stranger struct{ alias, user, knownHosts string }
 
 // Log returns the server's log.
 func (s *Server) Log() string {

@@ -309,3 +309,42 @@ func TestFleetAllOnAHost(t *testing.T) {
 		t.Fatal("+down of a fleet that is up nowhere succeeded")
 	}
 }
+
+// A host without superclaude: +up says so, and how to install it, before
+// it creates anything, here or there; it copies nothing there.
+func TestUpOnAHostWithoutSuperclaude(t *testing.T) {
+	w := newRemoteWorld(t)
+	bare := w.ssh.AddUser("bare")
+	w.writeFleet(window("here") + pane("L") + window("there") + `host = "bare"` + "\n" + pane("R"))
+	out, err := w.Run("+up", w.File)
+	if err == nil || !strings.Contains(out, "on bare") || !strings.Contains(out, "superclaude is not installed there") ||
+		!strings.Contains(out, "make install") || !strings.Contains(out, "copies no binaries") {
+		t.Fatalf("+up with a host that has no superclaude: %v\n%s", err, out)
+	}
+	if _, err := w.Tmux("has-session", "-t", "=work"); err == nil {
+		t.Fatal("+up created the local part of a fleet that could not come up on bare")
+	}
+	if entries, _ := os.ReadDir(filepath.Join(bare.Home, ".local", "bin")); len(entries) != 0 {
+		t.Fatalf("+up put files in bare's ~/.local/bin: %v", entries)
+	}
+}
+
+// Attack: a host whose key this machine has never checked is never
+// accepted for the person (ssh, asked by superclaude, cannot ask): +up
+// fails with ssh's own words and what to do, and known_hosts stays as it
+// was.
+func TestAttackUnknownHostKeyIsNeverAccepted(t *testing.T) {
+	w := newRemoteWorld(t)
+	kh := w.ssh.AddStranger("stranger", w.box)
+	w.writeFleet(window("there") + `host = "stranger"` + "\n" + w.remotePane("R"))
+	out, err := w.Run("+up", w.File)
+	if err == nil || !strings.Contains(out, "Host key verification failed") || !strings.Contains(out, "connect once with `ssh stranger`") {
+		t.Fatalf("+up to a host of unknown key: %v\n%s", err, out)
+	}
+	if b, _ := os.ReadFile(kh); len(b) != 0 {
+		t.Fatalf("the host's key was written to known_hosts:\n%s", b)
+	}
+	if len(w.remoteStarts()) != 0 {
+		t.Fatal("an agent started on a host whose key was never checked")
+	}
+}
