@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/superclaude/superclaude/internal/safefs"
 	"github.com/superclaude/superclaude/proc"
 )
 
@@ -190,7 +191,7 @@ func codexConversation(a Running) (id, transcript string, err error) {
 // in that moment could not be resumed). Until then there is no
 // conversation to resume.
 func begun(path string) bool {
-	f, err := os.Open(path)
+	f, err := safefs.OpenRegular(path)
 	if err != nil {
 		return false
 	}
@@ -225,17 +226,25 @@ var (
 	turnEnded   = [][]byte{[]byte(`"type":"task_complete"`), []byte(`"type":"turn_aborted"`)}
 )
 
+// maxRolloutWindow bounds what rolloutStatus reads of a rollout's end.
+const maxRolloutWindow = 16 << 20
+
 // rolloutStatus reads what the last turn event of a rollout file says:
 // busy after a turn began, idle after it ended, idle when no turn began
 // yet (no file yet either: the agent waits at its prompt). The file is
-// read from its end, a growing window at a time. Within the file, text of
-// the conversation is a JSON string, whose quotes are escaped: only an
-// event itself reads "type":"task_started".
+// read from its end, a growing window at a time, up to maxRolloutWindow:
+// a turn's end is the last line it writes, so a file whose last 16 MiB
+// hold no turn event is in a turn whose output is that long — busy — and
+// a file of some GiB (or a planted one, sparse) is never read whole.
+// Within the file, text of the conversation is a JSON string, whose
+// quotes are escaped: only an event itself reads "type":"task_started".
+// A FIFO or device planted under the file's name is refused, never
+// waited on.
 func rolloutStatus(path string) (string, error) {
 	if path == "" {
 		return StatusIdle, nil
 	}
-	f, err := os.Open(path)
+	f, err := safefs.OpenRegular(path)
 	if err != nil {
 		return "", err
 	}
@@ -263,6 +272,8 @@ func rolloutStatus(path string) (string, error) {
 			return StatusIdle, nil
 		case from == 0:
 			return StatusIdle, nil
+		case window >= maxRolloutWindow:
+			return StatusBusy, nil
 		}
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+
+	"github.com/superclaude/superclaude/internal/safefs"
 )
 
 // Gemini is Google's Gemini CLI (measured with 0.61; docs/agent-clis.md).
@@ -161,7 +163,7 @@ func geminiConversation(a Running) (id, transcript string, err error) {
 
 // chatSessionID reads the sessionId of a Gemini CLI chat file's first line.
 func chatSessionID(path string) string {
-	f, err := os.Open(path)
+	f, err := safefs.OpenRegular(path)
 	if err != nil {
 		return ""
 	}
@@ -203,9 +205,10 @@ func chatStatus(path string) (string, error) {
 	return StatusIdle, nil
 }
 
-// readTail reads at most n bytes at the end of path.
+// readTail reads at most n bytes at the end of path, a regular file (a
+// FIFO planted under its name is refused, not waited on).
 func readTail(path string, n int64) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := safefs.OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}
