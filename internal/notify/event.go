@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/superclaude/superclaude/internal/termtext"
 )
 
 // Kinds of events, as the config file names them.
@@ -57,8 +59,11 @@ func Compose(evs []Event) Notification {
 			what = append(what, phrase(k))
 		}
 	}
+	// Title and Body are text to show: no control character, nor one
+	// that turns the text around, from a name or a reason reaches them
+	// (termtext.Clean). The events themselves keep every byte.
 	if len(sessions) == 1 {
-		n.Title = fmt.Sprintf("superclaude: %s %s", evs[0].Session, strings.Join(what, ", "))
+		n.Title = termtext.Clean(fmt.Sprintf("superclaude: %s %s", evs[0].Session, strings.Join(what, ", ")))
 	} else {
 		n.Title = fmt.Sprintf("superclaude: %d sessions: %s", len(sessions), strings.Join(what, ", "))
 	}
@@ -70,7 +75,7 @@ func Compose(evs []Event) Notification {
 		if e.Pane != "" {
 			where += " (pane " + e.Pane + ")"
 		}
-		lines = append(lines, where+": "+e.Want)
+		lines = append(lines, termtext.Clean(where+": "+e.Want))
 	}
 	n.Body = strings.Join(lines, "\n")
 	return n

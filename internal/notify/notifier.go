@@ -55,7 +55,8 @@ func (n *Notifier) Post(ev Event) {
 	if ev.At.IsZero() {
 		ev.At = time.Now()
 	}
-	if err := n.spool(ev); err != nil {
+	name, err := n.spool(ev)
+	if err != nil {
 		n.log.Warn("notify: cannot spool the event; sending it alone", "kind", ev.Kind, "session", ev.Session, "err", err)
 		n.wg.Add(1)
 		go func() {
@@ -67,7 +68,7 @@ func (n *Notifier) Post(ev Event) {
 	n.wg.Add(1)
 	go func() {
 		defer n.wg.Done()
-		n.deliver()
+		n.deliver(name, ev)
 	}()
 }
 
@@ -111,33 +112,51 @@ const maxSpooled = 1 << 20
 const sentFile = ".sent.json"
 
 // spool writes ev as a file of its own in the spool, through a
-// temporary name, so that a deliverer never reads half of it.
-func (n *Notifier) spool(ev Event) error {
+// temporary name, so that a deliverer never reads half of it, and
+// returns its name.
+func (n *Notifier) spool(ev Event) (string, error) {
 	d, err := n.spoolDir()
 	if err != nil {
-		return err
+		return "", err
 	}
 	defer d.Close()
 	b, err := json.Marshal(ev)
 	if err != nil {
-		return err
+		return "", err
 	}
 	name := fmt.Sprintf("%019d-%d-%d.json", ev.At.UnixNano(), os.Getpid(), n.seq.Add(1))
-	return d.WriteAtomic(name, b, false)
+	return name, d.WriteAtomic(name, b, false)
 }
+
+// lockWait is how long a delivery waits for the spool's lock beyond the
+// coalescing window, which a deliverer holds it for.
+const lockWait = 2 * time.Second
 
 // deliver takes the spool's lock, waits out the coalescing window of the
 // oldest event, takes every spooled event, applies the rate limit, and
 // sends what is left as one notification — after the lock is let go, so
 // that a slow notifier holds up no other delivery.
-func (n *Notifier) deliver() {
+//
+// A lock held past the window and lockWait — by a superclaude stopped
+// with Ctrl-Z as it held it, or on purpose — is not waited on for ever:
+// this delivery takes back its own event, name in the spool, and tells it
+// alone, unless the holder took it meanwhile (then the holder tells it).
+func (n *Notifier) deliver(name string, ev Event) {
 	d, err := n.spoolDir()
 	if err != nil {
 		n.log.Warn("notify: the spool", "err", err)
 		return
 	}
 	defer d.Close()
-	lock, err := d.Lock(".lock")
+	lock, err := d.LockWithin(".lock", n.cfg.Window+lockWait)
+	if errors.Is(err, safefs.ErrLocked) {
+		if d.Remove(name) == nil {
+			n.log.Warn("notify: the spool's lock is held by another process that does not let go (stopped?); telling this event alone, without the rate limit",
+				"kind", ev.Kind, "session", ev.Session)
+			n.send([]Event{ev})
+		}
+		return
+	}
 	if err != nil {
 		n.log.Warn("notify: locking the spool", "err", err)
 		return

@@ -65,6 +65,12 @@ func (b *fakeBus) Notify(app string, id uint32, icon, summary, body string, acti
 	return uint32(len(b.shown)), nil
 }
 
+// GetCapabilities says what the server shows: like most, markup in
+// bodies.
+func (b *fakeBus) GetCapabilities() ([]string, *dbus.Error) {
+	return []string{"body", "body-markup", "body-hyperlinks", "body-images"}, nil
+}
+
 func (b *fakeBus) got() []string {
 	b.mu.Lock()
 	defer b.mu.Unlock()

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -311,6 +312,37 @@ func (d *Dir) Lock(name string) (*Lock, error) {
 		return nil, &fs.PathError{Op: "flock", Path: d.Join(name), Err: err}
 	}
 	return &Lock{f}, nil
+}
+
+// ErrLocked reports a lock another process held for longer than the
+// caller would wait.
+var ErrLocked = errors.New("held by another process")
+
+// LockWithin is Lock that waits at most max: a holder that never lets go
+// — a process stopped with Ctrl-Z as it held the lock, or one that holds
+// it on purpose — is waited out, not waited on for ever. After max it
+// fails with [ErrLocked].
+func (d *Dir) LockWithin(name string, max time.Duration) (*Lock, error) {
+	f, _, err := d.OpenFile(name, unix.O_RDWR|unix.O_CREAT, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	deadline := time.Now().Add(max)
+	for wait := time.Millisecond; ; wait = min(2*wait, 50*time.Millisecond) {
+		err = unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB)
+		if err == nil {
+			return &Lock{f}, nil
+		}
+		if err != unix.EINTR && err != unix.EWOULDBLOCK {
+			f.Close()
+			return nil, &fs.PathError{Op: "flock", Path: d.Join(name), Err: err}
+		}
+		if time.Now().After(deadline) {
+			f.Close()
+			return nil, &fs.PathError{Op: "flock", Path: d.Join(name), Err: ErrLocked}
+		}
+		time.Sleep(wait)
+	}
 }
 
 // AppendLine appends line (ending in a newline) to the regular file name
