@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -82,3 +83,7 @@ func List() ([]Info, error) {
 	}
 	return out, nil
 }
+
+// StartedAt returns when the process id names started, by the wall clock:
+// macOS records a start in microseconds since the Unix epoch.
+func StartedAt(id Identity) time.Time { return time.UnixMicro(int64(id.Start)) }

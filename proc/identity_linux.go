@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -104,4 +105,19 @@ func List() ([]Info, error) {
 		out = append(out, info)
 	}
 	return out, nil
+}
+
+// StartedAt returns when the process id names started, by the wall clock,
+// to within about 10 ms: Linux counts a start in clock ticks (USER_HZ,
+// 100 a second on every architecture Go supports) since boot, suspend
+// included, so it is taken back from now by CLOCK_BOOTTIME. A wall clock
+// stepped since the start moves the answer with it. Zero when the clock
+// cannot be read.
+func StartedAt(id Identity) time.Time {
+	var ts unix.Timespec
+	if err := unix.ClockGettime(unix.CLOCK_BOOTTIME, &ts); err != nil {
+		return time.Time{}
+	}
+	sinceStart := time.Duration(ts.Nano()) - time.Duration(id.Start)*10*time.Millisecond
+	return time.Now().Add(-sinceStart)
 }

@@ -330,3 +330,24 @@ func TestKillTreeRootFirstStillEndsTheTree(t *testing.T) {
 		t.Errorf("root ended by %v, want the first signal SIGHUP", ws)
 	}
 }
+
+// StartedAt puts a process's start on the wall clock, where the predecessor
+// sweep compares it with the time a supervisor's socket was made.
+func TestStartedAtIsWhenTheProcessStarted(t *testing.T) {
+	before := time.Now()
+	cmd := exec.Command("sleep", "10")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	after := time.Now()
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	id, err := Of(cmd.Process.Pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Linux counts starts in 10 ms ticks.
+	got := StartedAt(id)
+	if got.Before(before.Add(-20*time.Millisecond)) || got.After(after.Add(20*time.Millisecond)) {
+		t.Fatalf("StartedAt = %v, want between %v and %v", got.Format(time.StampMicro), before.Format(time.StampMicro), after.Format(time.StampMicro))
+	}
+}

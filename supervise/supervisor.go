@@ -341,9 +341,13 @@ func (s *Supervisor) start(ctx context.Context) (err error) {
 	// What a supervisor killed with SIGKILL left behind — a tool's setsid
 	// child, its socket, its launch directory — goes, beside the start:
 	// the sweep only ends processes whose supervisor is verifiably dead,
-	// never this one's agent.
+	// never this one's agent. It walks the machine's processes only when
+	// the runtime directories say some supervisor died (PredecessorDied).
 	if !s.inv.OneShot {
 		guard.Go(func() {
+			if !watchdog.PredecessorDied() {
+				return
+			}
 			rep := watchdog.SweepPredecessors(ctx, s.cfg.Grace, log.With("service", "sweep"))
 			log.Info("swept what dead supervisors left", "report", fmt.Sprintf("%+v", rep))
 		})

@@ -116,7 +116,10 @@ func SweepPredecessors(ctx context.Context, grace time.Duration, log *slog.Logge
 		}
 	}
 
-	deadPID := map[int]bool{}
+	// Besides the supervisors whose leftovers said they died, those whose
+	// PID another process took without leaving anything: their entries
+	// would otherwise call for a walk at every start (PredecessorDied).
+	deadPID := recordedDead(control.RuntimeDirs())
 	for id := range dead {
 		deadPID[id.PID] = true
 	}
@@ -124,6 +127,66 @@ func SweepPredecessors(ctx context.Context, grace time.Duration, log *slog.Logge
 		rep.Removed = append(rep.Removed, removeDebris(dir, deadPID, log)...)
 	}
 	return rep
+}
+
+// reuseSlack is how much later than its socket or launch directory the
+// process holding a supervisor's PID may have started and still be taken
+// for that supervisor: clock ticks and the boot clock's reading make its
+// start time a few milliseconds off. A supervisor starts before it makes
+// either, so its own start always comes first.
+const reuseSlack = time.Second
+
+// PredecessorDied reports whether a supervisor of this user may have died
+// without cleaning up after itself, and so whether [SweepPredecessors] has
+// anything to do. Every supervisor makes its control socket (<pid>.sock)
+// in a runtime directory before its agent starts, and removes it when it
+// ends; one killed with SIGKILL leaves it. So while every socket and
+// launch directory in this user's runtime directories belongs to a live
+// supervisor — its PID held by a process that started before the entry
+// was made — no dead supervisor has left anything, and the sweep's walk
+// of every process of the machine (reading each one's environment, a
+// thousand for a desktop's thousand processes) is skipped: a start costs
+// what its own work costs, not what the machine runs.
+//
+// What it cannot see is a supervisor whose runtime directory is none of
+// control.RuntimeDirs (one started with another $TMPDIR): its leftovers
+// are swept at the next start that finds any dead supervisor.
+func PredecessorDied() bool { return len(recordedDead(control.RuntimeDirs())) > 0 }
+
+// recordedDead returns the PIDs of the sockets and launch directories in
+// dirs whose supervisor is not verifiably alive: no process holds the PID,
+// or the one holding it started after the entry was made (the PID was
+// reused), or it cannot be read. This process's own are left out.
+func recordedDead(dirs []string) map[int]bool {
+	dead := map[int]bool{}
+	self := os.Getpid()
+	for _, dir := range dirs {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			base, ok := strings.CutSuffix(e.Name(), ".sock")
+			if !ok {
+				if base, ok = strings.CutSuffix(e.Name(), ".launch"); !ok {
+					continue
+				}
+			}
+			pid, err := strconv.Atoi(base)
+			if err != nil || pid <= 0 || pid == self || dead[pid] {
+				continue
+			}
+			fi, err := e.Info()
+			if err != nil {
+				continue // removed meanwhile
+			}
+			holder, err := proc.Of(pid)
+			if err != nil || proc.StartedAt(holder).After(fi.ModTime().Add(reuseSlack)) {
+				dead[pid] = true
+			}
+		}
+	}
+	return dead
 }
 
 // gone reports whether a Verify error proves the process dead (rather than
