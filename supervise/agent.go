@@ -17,6 +17,7 @@ import (
 	"github.com/superclaude/superclaude/internal/alarm"
 	"github.com/superclaude/superclaude/internal/envvar"
 	"github.com/superclaude/superclaude/internal/fswatch"
+	"github.com/superclaude/superclaude/internal/guard"
 	"github.com/superclaude/superclaude/state"
 	"github.com/superclaude/superclaude/watchdog"
 )
@@ -39,6 +40,36 @@ type agentService struct {
 	// those within Policy.RestartWindow of the last exit: the
 	// restart-rate breaker's count.
 	restarts []time.Time
+	// recording is closed once the last decision's state write, which
+	// goes on beside the next agent's start, is done (nil: none is under
+	// way; see recordDecision).
+	recording chan struct{}
+	// watch is the kernel's watch of the agent's and the session's files
+	// (wait), made at the first agent's start and kept for the next ones
+	// (fileWatch).
+	watch     *fswatch.Watcher
+	watchErr  error
+	watchMade bool
+}
+
+// fileWatch returns the file watch, made the first time. It is kept across
+// restarts: releasing an inotify instance waits for the kernel's grace
+// period, 2–30 ms of every restart on a loaded machine when each agent had
+// its own.
+func (a *agentService) fileWatch() (*fswatch.Watcher, error) {
+	if !a.watchMade {
+		a.watchMade = true
+		a.watch, a.watchErr = fswatch.New()
+	}
+	return a.watch, a.watchErr
+}
+
+// closeFileWatch releases the file watch, aside: nothing waits for it.
+func (a *agentService) closeFileWatch() {
+	if w := a.watch; w != nil {
+		guard.Go(func() { w.Close() })
+	}
+	a.watch, a.watchErr, a.watchMade = nil, nil, false
 }
 
 func (a *agentService) String() string { return "agent" }
@@ -51,6 +82,8 @@ var testHookBeforeStart func(*Supervisor)
 // an agent it started is alive: suture kills nothing itself.
 func (a *agentService) Serve(ctx context.Context) error {
 	s := a.s
+	defer a.recorded()
+	defer a.closeFileWatch()
 	for {
 		plan := a.next
 		if s.stopping.Load() {
@@ -81,12 +114,6 @@ func (a *agentService) Serve(ctx context.Context) error {
 			}
 		}
 		args := s.cfg.Profile.Args(s.cfg.Args, s.inv, plan, first)
-		sess0 := s.mine()
-		var st0 *state.State
-		if sess0 != nil {
-			st0 = sess0.State
-		}
-		awaited := awaitsActivation(s.cfg.Profile, plan, st0)
 		if s.cfg.ExtraArgs != nil {
 			args = append(s.cfg.ExtraArgs(), args...)
 		}
@@ -95,6 +122,14 @@ func (a *agentService) Serve(ctx context.Context) error {
 			testHookBeforeStart(s)
 		}
 		ag, err := child.Start(spec, s.cfg.Terminal)
+		// The session as the decision left it, its write done.
+		a.recorded()
+		sess0 := s.mine()
+		var st0 *state.State
+		if sess0 != nil {
+			st0 = sess0.State
+		}
+		awaited := awaitsActivation(s.cfg.Profile, plan, st0)
 		if err != nil {
 			e := child.StartFailure(err)
 			s.log.Error("cannot start the agent", "command", s.cfg.Command, "err", err)
@@ -185,16 +220,7 @@ func (a *agentService) Serve(ctx context.Context) error {
 		})
 		lostMsg := s.noteCarry(sess, p, lost, lostWhy)
 		if sess != nil && (p.Action != Stop || p.Cause != "") {
-			_, err := sess.Store.Update(name, p.Reason, func(st *state.State) error {
-				if !st.Exists() {
-					return errSkip
-				}
-				Apply(st, p, s.self, p.Action != Stop, time.Now())
-				return nil
-			})
-			if err != nil && !errors.Is(err, errSkip) {
-				s.log.Warn("recording the decision", "session", name, "err", err)
-			}
+			a.recordDecision(sess, p, p.Action == Stop || p.Action == Backoff)
 		}
 		switch p.Action {
 		case Stop:
@@ -223,6 +249,58 @@ func (a *agentService) Serve(ctx context.Context) error {
 			s.say(lostMsg)
 			a.next = p
 		}
+	}
+}
+
+// recordDecision writes the decision p into sess's state (Apply). With
+// wait it returns once the write is done. Without, it returns as soon as
+// the state file is locked and the decision applied, and the write — a
+// temporary file, a rename and two fsyncs, the larger part of a restart on
+// a busy disk — goes on while the next agent starts; recorded waits for
+// it. Holding the lock first keeps the order of the writes: the new
+// agent's own writes (claude's SessionStart hook binding its conversation)
+// wait for the lock, so they always come after the decision, never under
+// it (a fresh start clears the old conversation's id).
+func (a *agentService) recordDecision(sess *state.Session, p Plan, wait bool) {
+	s := a.s
+	locked, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		_, err := sess.Store.Update(sess.Name, p.Reason, func(st *state.State) error {
+			defer close(locked)
+			if !st.Exists() {
+				return errSkip
+			}
+			Apply(st, p, s.self, p.Action != Stop, time.Now())
+			if testHookRecording != nil {
+				testHookRecording()
+			}
+			return nil
+		})
+		if err != nil && !errors.Is(err, errSkip) {
+			s.log.Warn("recording the decision", "session", sess.Name, "err", err)
+		}
+	}()
+	a.recording = done
+	if wait {
+		a.recorded()
+		return
+	}
+	select {
+	case <-locked:
+	case <-done: // failed before it could read the state
+	}
+}
+
+// testHookRecording, when set by a test, runs while a decision's write
+// holds the state's lock: a slow disk.
+var testHookRecording func()
+
+// recorded waits for the decision's write that recordDecision left going.
+func (a *agentService) recorded() {
+	if a.recording != nil {
+		<-a.recording
+		a.recording = nil
 	}
 }
 
@@ -306,12 +384,13 @@ func (a *agentService) wait(ctx context.Context, ag *child.Agent) {
 	// A profile that learns from its agent's files which ones it did not
 	// name is read once a second.
 	poll := (s.cfg.Profile.Status != nil || s.cfg.Profile.Conversation != nil) && s.cfg.Profile.StatusFile == nil
-	if fw, err := fswatch.New(); err != nil {
-		s.log.Warn("no file watch: reading the agent's files once a second", "err", err)
+	if fw, err := a.fileWatch(); err != nil {
+		if a.starts.Load() == 1 {
+			s.log.Warn("no file watch: reading the agent's files once a second", "err", err)
+		}
 		poll = true
 	} else {
 		w, changed = fw, fw.Changed()
-		defer fw.Close()
 	}
 	dehydrateWait := time.Duration(0)
 	if s.cfg.Profile.ContextUsage == ContextStatusLine {

@@ -226,3 +226,55 @@ func TestAPaneHeldByAShellIsSaidSo(t *testing.T) {
 		t.Errorf("the shell's session was taken: %+v", st)
 	}
 }
+
+// Issue 22: the decision's state write (two fsyncs) goes on while the next
+// agent starts. A fresh start clears the old conversation's id; the new
+// agent's first write (claude's SessionStart hook binding its own) must
+// come after that, never under it, however slow the disk — or the new
+// conversation would be forgotten.
+func TestTheNewAgentsFirstWriteComesAfterTheDecision(t *testing.T) {
+	rt, err := os.MkdirTemp("", "sc-record-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(rt)
+	st, err := state.Open(filepath.Join(t.TempDir(), "sessions"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := newSupervisor(Config{Profile: Claude, Command: "/bin/true", Store: st, Socket: filepath.Join(rt, "s.sock")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Update("S", "test", func(st *state.State) error {
+		st.Lifecycle, st.SessionID, st.StartedAt = state.Active, "conv-old", time.Now()
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	cur, err := st.Load("S")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess := &state.Session{Name: "S", Store: st, State: cur}
+	testHookRecording = func() { time.Sleep(300 * time.Millisecond) }
+	defer func() { testHookRecording = nil }()
+	a := &agentService{s: s}
+	a.recordDecision(sess, Plan{Action: Fresh, Prompt: "/superclaude:session continue --session S", Reason: "overflow"}, false)
+	// The new agent binds its conversation as it starts.
+	if _, err := st.Update("S", "session start", func(st *state.State) error {
+		st.SessionID = "conv-new"
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	a.recorded()
+	got, err := st.Load("S")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.SessionID != "conv-new" || got.Lifecycle != state.Restarting {
+		t.Fatalf("after the decision and the new agent's write: conversation %q, lifecycle %s; want conv-new, restarting",
+			got.SessionID, got.Lifecycle)
+	}
+}
