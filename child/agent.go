@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/superclaude/superclaude/child/internal/leader"
 	"github.com/superclaude/superclaude/internal/guard"
 	"github.com/superclaude/superclaude/proc"
 )
@@ -142,12 +143,8 @@ func (a *Agent) startOnPTY(path string, spec Spec, t *Terminal) error {
 		return err
 	}
 	cmd := &exec.Cmd{Path: exe, Args: []string{"superclaude-pty-leader"},
-		// Its own environment: the marker-free role; one processor (it
-		// only waits: fewer threads, less memory); and TERM=dumb, which
-		// keeps any package initialiser it shares with the supervisor
-		// from talking to the agent's pty (bubbletea v1's asked a
-		// terminal for its colours at init and waited up to 5 s).
-		Env:   []string{envLeader + "=" + leaderVersion, "GOMAXPROCS=1", "TERM=dumb"},
+		// Its own environment, marker-free (leaderEnv).
+		Env:   leaderEnv,
 		Stdin: slave, Stdout: slave, Stderr: slave,
 		// fd 3 and fd 4 in the leader
 		ExtraFiles: []*os.File{statusW, specR},
@@ -167,15 +164,15 @@ func (a *Agent) startOnPTY(path string, spec Spec, t *Terminal) error {
 	if env == nil {
 		env = os.Environ() // ours, as os/exec gives; the leader's is bare
 	}
-	specW.Write(encodeSpec(path, spec.Dir, spec.Args, env))
+	specW.Write(leader.EncodeSpec(path, spec.Dir, spec.Args, env))
 	specW.Close()
 
-	first := make(chan leaderEvent, 1)
+	first := make(chan leader.Event, 1)
 	guard.Go(func() {
 		defer close(a.leaderDone)
 		defer statusR.Close()
 		started := false
-		readLeaderEvents(statusR, func(ev leaderEvent) {
+		leader.ReadEvents(statusR, func(ev leader.Event) {
 			if !started {
 				started = true
 				first <- ev
@@ -184,17 +181,17 @@ func (a *Agent) startOnPTY(path string, spec Spec, t *Terminal) error {
 			a.onLeaderEvent(ev)
 		})
 		if !started {
-			first <- leaderEvent{kind: "error", code: 1, err: errors.New("the session leader ended before starting the agent")}
+			first <- leader.Event{Kind: "error", Code: 1, Err: errors.New("the session leader ended before starting the agent")}
 		}
 	})
 	ev := <-first
-	if ev.kind != "start" {
+	if ev.Kind != "start" {
 		cmd.Wait()
 		disown(cmd.Process.Pid)
 		master.Close()
-		return &startError{code: ev.code, err: ev.err}
+		return &startError{code: ev.Code, err: ev.Err}
 	}
-	a.cmd, a.id, a.pty, a.term = cmd, ev.id, master, t
+	a.cmd, a.id, a.pty, a.term = cmd, ev.ID, master, t
 	a.ptyIO = relayFile(master)
 	a.modes = newModeTracker()
 	guard.Go(a.copyOutput)
@@ -209,10 +206,10 @@ func closeAll(files ...*os.File) {
 }
 
 // onLeaderEvent handles a report after the start.
-func (a *Agent) onLeaderEvent(ev leaderEvent) {
-	switch ev.kind {
+func (a *Agent) onLeaderEvent(ev leader.Event) {
+	switch ev.Kind {
 	case "exit":
-		st := ev.status
+		st := ev.Status
 		a.status = &st
 	case "stop":
 		a.term.agentStopped(a)
@@ -371,10 +368,10 @@ func StartFailure(err error) Exit {
 	switch {
 	case errors.As(err, &se):
 		code = se.code
-	case errors.Is(err, os.ErrPermission) || errors.Is(err, syscall.ENOEXEC):
-		code = 126
-	case errors.As(err, &ee) || errors.Is(err, os.ErrNotExist):
-		code = 127
+	case errors.As(err, &ee) && leader.StartCode(err) != 126:
+		code = 127 // not found on PATH
+	default:
+		code = leader.StartCode(err)
 	}
 	return Exit{Code: code, Err: err, Started: now, Ended: now}
 }

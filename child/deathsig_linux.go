@@ -1,12 +1,16 @@
 package child
 
-import "syscall"
+import (
+	"syscall"
+
+	"github.com/superclaude/superclaude/child/internal/leader"
+)
 
 // SetDeathSignal asks the kernel to send sig to the process when the thread
 // that started it exits (PR_SET_PDEATHSIG): the caller forks from a thread
 // that lives as long as it does (see starter.go), so that this is when it
 // exits, by any path, SIGKILL included.
-func SetDeathSignal(attr *syscall.SysProcAttr, sig syscall.Signal) { attr.Pdeathsig = sig }
+func SetDeathSignal(attr *syscall.SysProcAttr, sig syscall.Signal) { leader.SetDeathSignal(attr, sig) }
 
 // deathSignalSupported reports whether SetDeathSignal does anything here.
-const deathSignalSupported = true
+const deathSignalSupported = leader.DeathSignalSupported

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/superclaude/superclaude/child/internal/leader"
 	"github.com/superclaude/superclaude/internal/guard"
 )
 
@@ -27,7 +28,7 @@ import (
 // a goroutine exits while locked to one, so every start runs on one
 // goroutine locked to its thread for the life of the program.
 const (
-	agentDeathSignal  = syscall.SIGHUP
+	agentDeathSignal  = leader.AgentDeathSignal
 	leaderDeathSignal = syscall.SIGKILL
 )
 

@@ -34,8 +34,11 @@ var layer = map[string]int{
 	"internal/config":  1,
 	"internal/control": 1,
 	"state":            1,
-	"child":            1,
-	"watchdog":         2,
+	// The session leader, run from its init before the heavy packages
+	// initialise: below child, which starts it.
+	"child/internal/leader": 1,
+	"child":                 2,
+	"watchdog":              2,
 
 	"internal/notify": 2,
 	"internal/claude": 2,
