@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 
 	"github.com/superclaude/superclaude/internal/cli"
 	"github.com/superclaude/superclaude/internal/config"
@@ -36,6 +37,9 @@ func remoteCommand() *cobra.Command {
 		Hidden: true,
 		Args:   cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
+			if term.IsTerminal(int(os.Stdin.Fd())) {
+				return fmt.Errorf("%s answers superclaude on another machine, over ssh; it is not typed by people (see Fleets across hosts in the README)", remote.ServeCommand)
+			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 			defer stop()
 			ops, err := hostOps()
