@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -349,9 +350,16 @@ func (h HostSide) Down(a DownArgs) (HostDown, error) {
 	return HostDown{DownReport: rep}, err
 }
 
-// writePrivate writes text to path, mode 0600, not through a link.
+// writePrivate writes text to path, a new file of mode 0600, never
+// through what is there: whatever is at path — a symbolic link, or a hard
+// link to another of the user's files, which O_NOFOLLOW does not see — is
+// removed first, and the file is created only if nothing was put back
+// meanwhile.
 func writePrivate(path, text string) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|unix.O_NOFOLLOW, 0o600)
+	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|unix.O_NOFOLLOW, 0o600)
 	if err != nil {
 		return err
 	}

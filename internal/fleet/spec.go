@@ -42,6 +42,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/superclaude/superclaude/internal/remote"
+	"github.com/superclaude/superclaude/internal/safefs"
 	"github.com/superclaude/superclaude/supervise"
 )
 
@@ -93,6 +94,9 @@ var (
 	envRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 )
 
+// maxFleetFile bounds a fleet file: a few KiB for the largest fleet.
+const maxFleetFile = 1 << 20
+
 // Load reads and checks a fleet file. Errors name the file and, where they
 // can, the line or the window and pane.
 func Load(path string) (*Spec, error) {
@@ -100,8 +104,14 @@ func Load(path string) (*Spec, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A fleet file is something people clone: a link to /dev/zero or to
+	// a FIFO there must neither fill the memory nor hang.
+	b, err := safefs.ReadRegular(abs, maxFleetFile, "a fleet file")
+	if err != nil {
+		return nil, fmt.Errorf("fleet file %s: %w", path, err)
+	}
 	var s Spec
-	md, err := toml.DecodeFile(abs, &s)
+	md, err := toml.Decode(string(b), &s)
 	if err != nil {
 		return nil, fmt.Errorf("fleet file %s: %w", path, err)
 	}

@@ -5,7 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 func writeFleet(t *testing.T, body string) string {
@@ -102,5 +104,58 @@ agent = "vim"`: `unknown agent "vim"`,
 		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "fleet.toml") {
 			t.Errorf("%q: error %v, want %q", body, err, want)
 		}
+	}
+}
+
+// Attack: a cloned repository's fleet file that is a link to /dev/zero
+// took `superclaude +up fleet.toml` past 3 GB of memory until it died,
+// and one that is a FIFO (made by anyone who can write the directory)
+// hung it for ever: the file was read whole, however long, following the
+// link. A fleet file that is no regular file, or one over 1 MiB, is
+// refused at once, with an error naming it.
+func TestAttackFleetFileLinkedToDevZeroIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	zero := filepath.Join(dir, "zero.toml")
+	os.Symlink("/dev/zero", zero)
+	fifo := filepath.Join(dir, "fifo.toml")
+	syscall.Mkfifo(fifo, 0o600)
+	big := filepath.Join(dir, "big.toml")
+	os.WriteFile(big, []byte("name = \"x\"\n"+strings.Repeat("#\n", 1<<20)), 0o600)
+	for _, path := range []string{zero, fifo, big} {
+		done := make(chan error, 1)
+		go func() { _, err := Load(path); done <- err }()
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), path) {
+				t.Errorf("Load(%s) = %v; want an error naming it", filepath.Base(path), err)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("Load(%s) still reads after 5 s", filepath.Base(path))
+		}
+	}
+}
+
+// Attack: the part of a fleet that a host is sent was written to
+// <part>.next with O_TRUNC and O_NOFOLLOW, which does not see a hard link:
+// one planted there (by a neighbour of the same user, who can link to
+// the user's files) had the part written into the file it shares,
+// ~/.bashrc say. The part is written to a new file, never through what
+// was there.
+func TestAttackHardLinkAtAPartFileIsNotWrittenThrough(t *testing.T) {
+	dir := t.TempDir()
+	victim := filepath.Join(dir, "bashrc")
+	os.WriteFile(victim, []byte("keep\n"), 0o600)
+	next := filepath.Join(dir, "fleet.toml.next")
+	if err := os.Link(victim, next); err != nil {
+		t.Fatal(err)
+	}
+	if err := writePrivate(next, "name = \"x\"\n"); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(victim); string(b) != "keep\n" {
+		t.Errorf("the file hard-linked at the part's name was written: %q", b)
+	}
+	if b, _ := os.ReadFile(next); string(b) != "name = \"x\"\n" {
+		t.Errorf("the part: %q", b)
 	}
 }

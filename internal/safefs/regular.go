@@ -1,6 +1,7 @@
 package safefs
 
 import (
+	"io"
 	"io/fs"
 	"os"
 
@@ -33,4 +34,33 @@ func OpenRegular(path string) (*os.File, error) {
 		return nil, err
 	}
 	return os.NewFile(uintptr(fd), path), nil
+}
+
+// ReadRegular reads the regular file at path, following links in the
+// path, refusing one over limit bytes (what names the kind of file, for
+// the message) and anything that is not a regular file, without waiting
+// on it: for a file the person names (a fleet file), which a cloned
+// repository may have made a link to /dev/zero, never ending, or to a
+// FIFO, never answering.
+func ReadRegular(path string, limit int64, what string) ([]byte, error) {
+	f, err := OpenRegular(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if fi.Size() > limit {
+		return nil, TooLarge(path, fi.Size(), limit, what)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, &fs.PathError{Op: "read", Path: path, Err: err}
+	}
+	if int64(len(b)) > limit {
+		return nil, TooLarge(path, int64(len(b)), limit, what)
+	}
+	return b, nil
 }
