@@ -11,7 +11,7 @@ import (
 	"sort"
 	"time"
 
-	"golang.org/x/sys/unix"
+	"github.com/superclaude/superclaude/internal/safefs"
 )
 
 // Hosts is this user's record of the hosts their fleets run on: for each,
@@ -107,9 +107,43 @@ func (h Hosts) Answered(host string, at time.Time, err error) error {
 	})
 }
 
+// maxHosts bounds what is read of the record: a few KiB for many hosts.
+const maxHosts = 4 << 20
+
+// lockWait is how long a change waits for the record's lock: a holder
+// that never lets go (a superclaude stopped with Ctrl-Z as it held it)
+// fails the change, with a message, rather than hanging +up or a view.
+const lockWait = 10 * time.Second
+
+// dir opens the record's directory (the state directory), creating it
+// when create is set. The record, its lock and its temporary files are
+// reached through it as every file there is (safefs): a link, a FIFO or a
+// device planted under their names is neither followed nor waited on.
+func (h Hosts) dir(create bool) (*safefs.Dir, error) {
+	dir := filepath.Dir(h.File)
+	if create {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return nil, err
+		}
+	}
+	return safefs.Open(dir, "")
+}
+
 func (h Hosts) read() (hostsFile, error) {
+	d, err := h.dir(false)
+	if errors.Is(err, fs.ErrNotExist) {
+		return hostsFile{}, nil
+	}
+	if err != nil {
+		return hostsFile{}, err
+	}
+	defer d.Close()
+	return h.readIn(d)
+}
+
+func (h Hosts) readIn(d *safefs.Dir) (hostsFile, error) {
 	var f hostsFile
-	b, err := os.ReadFile(h.File)
+	b, err := d.ReadFile(filepath.Base(h.File), maxHosts, "the record of hosts")
 	if errors.Is(err, fs.ErrNotExist) {
 		return f, nil
 	}
@@ -125,21 +159,22 @@ func (h Hosts) read() (hostsFile, error) {
 // change applies fn to host's entry (made when missing) under the
 // record's lock; drop drops the entry when no fleet is left on it.
 func (h Hosts) change(host string, drop bool, fn func(*Host)) error {
-	if err := os.MkdirAll(filepath.Dir(h.File), 0o700); err != nil {
-		return err
-	}
-	lock, err := os.OpenFile(h.File+".lock", os.O_RDWR|os.O_CREATE|unix.O_NOFOLLOW, 0o600)
+	d, err := h.dir(true)
 	if err != nil {
 		return err
 	}
-	defer lock.Close()
-	if err := unix.Flock(int(lock.Fd()), unix.LOCK_EX); err != nil {
+	defer d.Close()
+	name := filepath.Base(h.File)
+	lock, err := d.LockWithin(name+".lock", lockWait)
+	if err != nil {
 		return err
 	}
-	f, err := h.read()
+	defer lock.Unlock()
+	f, err := h.readIn(d)
 	if err != nil {
-		// A record that does not parse is set aside, not lost.
-		os.Rename(h.File, h.File+".corrupt-"+time.Now().UTC().Format("20060102T150405"))
+		// A record that does not parse, or is no regular file, is set
+		// aside, not lost.
+		d.Rename(name, name+".corrupt-"+time.Now().UTC().Format("20060102T150405"))
 		f = hostsFile{}
 	}
 	i := slices.IndexFunc(f.Hosts, func(x Host) bool { return x.Host == host })
@@ -156,19 +191,5 @@ func (h Hosts) change(host string, drop bool, fn func(*Host)) error {
 	if err != nil {
 		return err
 	}
-	// Under the lock no other writer uses the temporary name; a link
-	// planted there is not followed.
-	tmp := h.File + ".tmp"
-	out, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|unix.O_NOFOLLOW, 0o600)
-	if err != nil {
-		return err
-	}
-	_, err = out.Write(append(b, '\n'))
-	if cerr := out.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return err
-	}
-	return os.Rename(tmp, h.File)
+	return d.WriteAtomic(name, append(b, '\n'), false)
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -74,5 +75,43 @@ func TestHostsCorruptRecordIsKeptAside(t *testing.T) {
 	}
 	if got := h.Get("box"); len(got.Fleets) != 1 {
 		t.Fatalf("after a corrupt record: %+v", got)
+	}
+}
+
+// Attack: the record of hosts was read with os.ReadFile and written
+// through a fixed ".tmp" name, under a lock waited on for ever. A FIFO
+// planted at hosts.json (by a neighbour of the same user) hung +status,
+// +dashboard and +up for ever; a link to /dev/zero there filled the
+// memory; a hard link planted at the temporary name had the record
+// written into the file it shares. The record is reached through safefs:
+// nothing planted is followed or waited on, and a change puts what is
+// there aside and starts a new record.
+func TestAttackHostsRecordPlantedFIFOHangsNothing(t *testing.T) {
+	dir := t.TempDir()
+	h := Hosts{File: filepath.Join(dir, HostsFile)}
+	if err := syscall.Mkfifo(h.File, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	victim := filepath.Join(dir, "victim")
+	os.WriteFile(victim, []byte("keep"), 0o600)
+	os.Link(victim, h.File+".tmp")
+	done := make(chan error, 1)
+	go func() {
+		h.Up()
+		done <- h.AddFleet("box", "/f/fleet.toml")
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("AddFleet with a FIFO planted at the record: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the record's reader still waits on a FIFO after 5 s")
+	}
+	if up := h.Up(); len(up) != 1 || up[0] != "box" {
+		t.Errorf("the record after the change: %q", up)
+	}
+	if b, _ := os.ReadFile(victim); string(b) != "keep" {
+		t.Errorf("the file linked at the temporary name was written: %q", b)
 	}
 }
