@@ -2,6 +2,7 @@ package safefs
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -111,7 +112,8 @@ func (d *Dir) Mkdir(name string) error {
 // OpenFile opens the regular file name inside d and returns it with its
 // size. Anything else there — a link, a FIFO, a device — is refused with
 // [ErrUnsafe] and left as it is, and so is a file of another user or one
-// every user may write to; opening never blocks. A file opened for
+// every user may write to, and, for writing, a file with other names
+// (hard links); opening never blocks. A file opened for
 // writing that others may read is made private (0600) first.
 func (d *Dir) OpenFile(name string, flags int, perm uint32) (*os.File, int64, error) {
 	fd, err := Openat(d.fd, name, flags|unix.O_NOFOLLOW|unix.O_NONBLOCK, perm)
@@ -131,6 +133,13 @@ func (d *Dir) OpenFile(name string, flags int, perm uint32) (*os.File, int64, er
 	if err := checkStat(d.Join(name), &st, write); err != nil {
 		unix.Close(fd)
 		return nil, 0, err
+	}
+	if write && st.Nlink > 1 {
+		// A hard link, which O_NOFOLLOW does not see: what is written
+		// would be written to the file's other names too (~/.bashrc).
+		unix.Close(fd)
+		return nil, 0, &Problem{Path: d.Join(name), Kind: ErrUnsafe,
+			Text: fmt.Sprintf("has %d names (hard links), so what superclaude writes there would change another file too; superclaude does not write it", st.Nlink)}
 	}
 	if write {
 		if err := tighten(fd, &st); err != nil {

@@ -136,3 +136,37 @@ func TestRemoveStaleTempsKeepsFreshOnes(t *testing.T) {
 		t.Fatal("a writer's fresh temporary file was removed")
 	}
 }
+
+// Attack: a hard link planted where superclaude appends — the event log,
+// its own log — to another of the user's files (~/.bashrc): O_NOFOLLOW
+// does not see a hard link, and the owner and mode are the user's own, so
+// every event was appended to that file. A file opened for writing that
+// has other names is refused; the callers move it aside and start anew.
+func TestAttackHardLinkPlantedWhereAFileIsAppendedIsNotWrittenThrough(t *testing.T) {
+	root := t.TempDir()
+	victim := filepath.Join(root, "bashrc")
+	os.WriteFile(victim, []byte("keep\n"), 0o600)
+	d, err := Open(root, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if err := d.Mkdir("sessions"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(victim, filepath.Join(root, "sessions", ".events.jsonl")); err != nil {
+		t.Fatal(err)
+	}
+	s, err := d.Child("sessions", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	err = s.AppendLine(".events.jsonl", []byte("{\"event\":1}\n"))
+	if !errors.Is(err, ErrUnsafe) || !strings.Contains(err.Error(), "hard link") {
+		t.Errorf("appending to a file with another name: %v; want it refused, saying why", err)
+	}
+	if b, _ := os.ReadFile(victim); string(b) != "keep\n" {
+		t.Errorf("the file that shares the name was written: %q", b)
+	}
+}
