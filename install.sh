@@ -82,14 +82,26 @@ on_path() {
 	esac
 }
 
-# pick_dir prints the directory to install into.
+# open_to_all DIR succeeds when every user may write to DIR (a link to
+# it followed): anyone could plant a link where the new binary is copied,
+# replace superclaude there later, or put a command of theirs beside it
+# on PATH.
+open_to_all() {
+	case "$(ls -ldL -- "$1" 2>/dev/null)" in
+	d???????w*) return 0 ;;
+	*) return 1 ;;
+	esac
+}
+
+# pick_dir prints the directory to install into: never one every user may
+# write to.
 pick_dir() {
 	if [ -n "${SUPERCLAUDE_INSTALL_DIR:-}" ]; then
 		echo "$SUPERCLAUDE_INSTALL_DIR"
 		return
 	fi
 	for d in "${HOME}/.local/bin" "${HOME}/bin" /usr/local/bin; do
-		if on_path "$d" && [ -d "$d" ] && [ -w "$d" ]; then
+		if on_path "$d" && [ -d "$d" ] && [ -w "$d" ] && ! open_to_all "$d"; then
 			echo "$d"
 			return
 		fi
@@ -157,12 +169,19 @@ tar -xzf "$tmp/$archive" -C "$tmp/x" superclaude || die "$archive does not hold 
 dir=$(pick_dir)
 mkdir -p "$dir" || die "cannot create $dir (set SUPERCLAUDE_INSTALL_DIR to a directory you can write)"
 [ -w "$dir" ] || die "cannot write to $dir (run as a user who can, or set SUPERCLAUDE_INSTALL_DIR)"
+if open_to_all "$dir"; then
+	die "$dir is writable by every user: anyone could replace superclaude there, or put a command of theirs beside it on your PATH. Nothing was installed; set SUPERCLAUDE_INSTALL_DIR to a directory of your own, or chmod o-w $dir"
+fi
 
-# Into the directory under a temporary name, tried there (a build for the
-# wrong machine, a directory mounted noexec), then renamed over any old
-# copy in one step: a running superclaude keeps its file.
-new="$dir/.superclaude.new.$$"
-cp "$tmp/x/superclaude" "$new" || die "cannot write $new"
+# Into the directory under a new temporary name nobody can guess (mktemp
+# makes the file), tried there (a build for the wrong machine, a
+# directory mounted noexec), then renamed over any old copy in one step:
+# a running superclaude keeps its file.
+new=$(mktemp "$dir/.superclaude.new.XXXXXX") || die "cannot write in $dir"
+cat "$tmp/x/superclaude" >"$new" || {
+	rm -f "$new"
+	die "cannot write $new"
+}
 chmod 0755 "$new"
 if ! ran=$("$new" +version 2>&1); then
 	rm -f "$new"
