@@ -156,12 +156,10 @@ func promptBeforeRestart(t *testing.T, before time.Duration) {
 	mark := w.api.Mark()
 	tm.must("send-keys", "-t", pane, "Enter")
 	time.Sleep(before)
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	resp, err := control.Call(ctx, sock, sup, control.Request{Op: control.OpRestart, Session: filepath.Join(w.sessions, "X"),
-		Reason: "the test's restart", Now: true})
-	cancel()
-	if err != nil || !resp.OK {
-		t.Fatalf("restart: %v %+v", err, resp)
+	ans, err := control.NewClient(sock, sup).Restart(context.Background(),
+		control.Restart{Session: filepath.Join(w.sessions, "X"), Reason: "the test's restart", Now: true})
+	if err != nil {
+		t.Fatalf("restart: %v %+v", err, ans)
 	}
 
 	cont, ok := w.api.WaitAfter(mark, wait, isContinuation)

@@ -49,25 +49,6 @@ func (b *binder) Serve(ctx context.Context) error {
 	}
 }
 
-// RestartAnswer is the data of a restart request's answer: the session the
-// owner restarts and the prompt the fresh agent starts with, or, when the
-// restart waits for the agent to finish its turn, that it does.
-type RestartAnswer struct {
-	Session string `json:"session"`
-	Dir     string `json:"dir"`
-	Prompt  string `json:"prompt,omitempty"`
-	// Waiting says the agent is in the middle of a turn: the restart
-	// happens when the turn ends, or after Policy.TurnWait at the latest.
-	Waiting bool `json:"waiting,omitempty"`
-	// TurnUnknown says the agent's CLI does not tell whether it is in the
-	// middle of a turn: the restart did not wait for one to end.
-	TurnUnknown bool `json:"turnUnknown,omitempty"`
-	// Resume says the restart carries on the agent's conversation rather
-	// than starting a fresh context: nothing saved the agent's context
-	// for a fresh start (its profile cannot).
-	Resume bool `json:"resume,omitempty"`
-}
-
 func (b *binder) handle(ctx context.Context, req control.Request, peer control.Peer) control.Response {
 	s := b.s
 	fail := func(format string, args ...any) control.Response {
@@ -180,39 +161,39 @@ type restartRequest struct {
 //
 // Only the owner writes: a request that reaches the wrong supervisor, or a
 // session whose owner is gone, changes nothing.
-func (s *Supervisor) restartSession(req restartRequest) (RestartAnswer, error) {
+func (s *Supervisor) restartSession(req restartRequest) (control.RestartAnswer, error) {
 	var sess *state.Session
 	var err error
 	switch {
 	case s.cfg.Store == nil:
-		return RestartAnswer{}, errors.New("this supervisor runs without sessions")
+		return control.RestartAnswer{}, errors.New("this supervisor runs without sessions")
 	case req.Which == "":
 		if sess = s.mine(); sess == nil {
-			return RestartAnswer{}, errors.New("the agent has no session")
+			return control.RestartAnswer{}, errors.New("the agent has no session")
 		}
 	default:
 		sess, err = s.lookupSession(req.Which)
 		if err != nil {
-			return RestartAnswer{}, err
+			return control.RestartAnswer{}, err
 		}
 	}
 	if !state.OwnedBy(sess.State, s.self) {
-		return RestartAnswer{}, fmt.Errorf("%w: %s belongs to pid %d, not %d", ErrNotOwner, sess.Name, sess.State.PID, s.self.PID)
+		return control.RestartAnswer{}, fmt.Errorf("%w: %s belongs to pid %d, not %d", ErrNotOwner, sess.Name, sess.State.PID, s.self.PID)
 	}
 	if s.currentAgent() == nil {
-		return RestartAnswer{}, errors.New("no agent is running")
+		return control.RestartAnswer{}, errors.New("no agent is running")
 	}
 	if req.Resume {
 		waiting := !req.Now && s.cfg.Policy.TurnWait > 0 && mustWait(s.agentStatus())
 		if req.Now {
 			s.event("restart", req.Reason, map[string]any{"now": true, "resume": true})
 			if !s.requestRestart(req.Reason) {
-				return RestartAnswer{}, errors.New("no agent is running")
+				return control.RestartAnswer{}, errors.New("no agent is running")
 			}
 		} else {
 			s.restartAfterTurn(req.Reason)
 		}
-		return RestartAnswer{Session: sess.Name, Dir: sess.Dir, Waiting: waiting, Resume: true}, nil
+		return control.RestartAnswer{Session: sess.Name, Dir: sess.Dir, Waiting: waiting, Resume: true}, nil
 	}
 	status := s.agentStatus()
 	if !req.Now && s.cfg.Policy.TurnWait > 0 && mustWait(status) {
@@ -223,7 +204,7 @@ func (s *Supervisor) restartSession(req restartRequest) (RestartAnswer, error) {
 				s.log.Warn("restart after the agent's turn", "session", sess.Name, "err", err)
 			}
 		})
-		return RestartAnswer{Session: sess.Name, Dir: sess.Dir, Waiting: true}, nil
+		return control.RestartAnswer{Session: sess.Name, Dir: sess.Dir, Waiting: true}, nil
 	}
 	if !req.Now && status == StatusUnknown {
 		req.Reason += fmt.Sprintf("; the %s profile does not tell whether the agent is in the middle of a turn, so the restart did not wait for one to end", s.cfg.Profile.Name)
@@ -236,7 +217,7 @@ func (s *Supervisor) restartSession(req restartRequest) (RestartAnswer, error) {
 // performRestart is restartSession's second half: dehydrate, write the
 // restart request, kill. waited is how long it waited for the agent's
 // turn, for the event log (+why).
-func (s *Supervisor) performRestart(sess *state.Session, req restartRequest, waited time.Duration) (RestartAnswer, error) {
+func (s *Supervisor) performRestart(sess *state.Session, req restartRequest, waited time.Duration) (control.RestartAnswer, error) {
 	arg := sess.Name
 	if sess.Store.Root != s.cfg.Store.Root {
 		arg = sess.Dir
@@ -244,7 +225,7 @@ func (s *Supervisor) performRestart(sess *state.Session, req restartRequest, wai
 	if s.currentAgent() == nil {
 		// The agent ended while the restart waited: nothing to restart,
 		// and nothing is written (the decision for its exit is made).
-		return RestartAnswer{}, errors.New("no agent is running; nothing was changed")
+		return control.RestartAnswer{}, errors.New("no agent is running; nothing was changed")
 	}
 	if fresh, err := sess.Store.Load(sess.Name); err == nil {
 		sess.State = fresh // what the turn we waited for changed
@@ -257,9 +238,9 @@ func (s *Supervisor) performRestart(sess *state.Session, req restartRequest, wai
 		why := req.Reason + "; no saved context to start fresh from, so the agent restarts on its conversation"
 		s.eventIn(sess, "restart", why, map[string]any{"waitedMs": waited.Milliseconds(), "now": req.Now})
 		if !s.requestRestart(why) {
-			return RestartAnswer{}, errors.New("no agent is running")
+			return control.RestartAnswer{}, errors.New("no agent is running")
 		}
-		return RestartAnswer{Session: sess.Name, Dir: sess.Dir, Resume: true}, nil
+		return control.RestartAnswer{Session: sess.Name, Dir: sess.Dir, Resume: true}, nil
 	}
 	// A turn asked only while one is under way: the agent's Bash tool
 	// runs in a turn, but a shell the person opened from the agent (its
@@ -269,13 +250,13 @@ func (s *Supervisor) performRestart(sess *state.Session, req restartRequest, wai
 		return s.cfg.Profile.restartPrompt(arg, st.Skill, st.CurrentPhase)
 	})
 	if err != nil {
-		return RestartAnswer{}, err
+		return control.RestartAnswer{}, err
 	}
 	s.eventIn(sess, "restart", req.Reason, map[string]any{"waitedMs": waited.Milliseconds(), "now": req.Now})
 	if !s.requestRestart(req.Reason) {
-		return RestartAnswer{}, errors.New("no agent is running")
+		return control.RestartAnswer{}, errors.New("no agent is running")
 	}
-	return RestartAnswer{Session: sess.Name, Dir: sess.Dir, Prompt: st.RestartPrompt}, nil
+	return control.RestartAnswer{Session: sess.Name, Dir: sess.Dir, Prompt: st.RestartPrompt}, nil
 }
 
 // stopAfterTurn stops the supervisor for a stop asked for over the

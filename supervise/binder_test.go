@@ -132,13 +132,14 @@ func BenchmarkBinderIdenticalTicks(b *testing.B) {
 	defer cancel()
 	go (&binder{s: s, ln: ln}).Serve(ctx)
 	payload := tickPayload(b)
-	req := control.Request{Op: control.OpStatusLine, Payload: payload}
+	client := control.NewClient(sock, s.self)
 	var writes, syncs int64
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		w0, s0 := store.Stats().Writes.Load(), store.Stats().Syncs.Load()
 		for j := 0; j < 300; j++ {
-			if _, err := control.Call(ctx, sock, s.self, req); err != nil {
+			var line claude.LineInfo
+			if err := client.StatusLine(ctx, payload, &line); err != nil {
 				b.Fatal(err)
 			}
 		}

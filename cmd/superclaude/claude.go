@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -147,11 +146,8 @@ func bindTick(payload []byte, tick claude.StatusLine) claude.LineInfo {
 				}
 			}
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		resp, err := control.Call(ctx, sock, sup, control.Request{Op: control.OpStatusLine, Payload: payload})
-		cancel()
 		var info claude.LineInfo
-		if err == nil && json.Unmarshal(resp.Data, &info) == nil {
+		if control.NewClient(sock, sup).StatusLine(context.Background(), payload, &info) == nil {
 			return info
 		}
 	}
@@ -271,9 +267,8 @@ func storeTrouble() (float64, string) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
-	resp, err := control.Call(ctx, sock, sup, control.Request{Op: control.OpStatus})
 	var st supervise.Status
-	if err != nil || json.Unmarshal(resp.Data, &st) != nil {
+	if control.NewClient(sock, sup).Status(ctx, &st) != nil {
 		return 0, ""
 	}
 	return st.SeenUsage, st.StoreProblem

@@ -2,14 +2,12 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -20,7 +18,6 @@ import (
 	"github.com/superclaude/superclaude/internal/envvar"
 	"github.com/superclaude/superclaude/proc"
 	"github.com/superclaude/superclaude/state"
-	"github.com/superclaude/superclaude/supervise"
 )
 
 // openStore opens the sessions directory (config.SessionsDir) with the
@@ -461,8 +458,8 @@ func readStdinIfPiped(r io.Reader) (string, error) {
 // when the caller knows it; byAgent says the agent's own turn asks (its
 // Bash tool). The supervisor writes the state; this command writes
 // nothing, so a session without a live owner is left as it was.
-func requestRestart(sess *state.Session, reason, transcript string, now, byAgent bool) (supervise.RestartAnswer, error) {
-	var ans supervise.RestartAnswer
+func requestRestart(sess *state.Session, reason, transcript string, now, byAgent bool) (control.RestartAnswer, error) {
+	var ans control.RestartAnswer
 	owner := state.Owner(sess.State)
 	if !state.OwnerAlive(sess.State) {
 		return ans, fmt.Errorf("no live supervisor owns session %s (its owner, pid %d, is not running); nothing was changed", sess.Name, owner.PID)
@@ -483,14 +480,10 @@ func requestRestart(sess *state.Session, reason, transcript string, now, byAgent
 	if err != nil {
 		return ans, err
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	resp, err := control.Call(ctx, sock, owner, control.Request{Op: control.OpRestart, Session: sess.Dir, Reason: reason, Transcript: transcript, Now: now, ByAgent: byAgent})
+	ans, err = control.NewClient(sock, owner).Restart(context.Background(),
+		control.Restart{Session: sess.Dir, Reason: reason, Transcript: transcript, Now: now, ByAgent: byAgent})
 	if err != nil {
 		return ans, fmt.Errorf("session %s: its supervisor (pid %d) did not take the restart: %w; nothing was changed", sess.Name, owner.PID, err)
-	}
-	if err := json.Unmarshal(resp.Data, &ans); err != nil {
-		return ans, fmt.Errorf("session %s: unreadable answer from the supervisor: %w", sess.Name, err)
 	}
 	return ans, nil
 }

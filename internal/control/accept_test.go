@@ -116,7 +116,7 @@ func floodHelper() error {
 	deadline := time.Now().Add(20 * time.Second)
 	for {
 		cctx, ccancel := context.WithTimeout(context.Background(), 5*time.Second)
-		_, err := Call(cctx, path, me, Request{Op: OpPing})
+		_, err := roundTrip(cctx, path, me, Request{Op: OpPing})
 		ccancel()
 		if err == nil {
 			break

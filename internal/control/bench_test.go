@@ -59,7 +59,7 @@ func holdOpen(b *testing.B, path string, n int) (stop func()) {
 	return func() { close(done); wg.Wait() }
 }
 
-// BenchmarkStatusLineTickUnderFlood times one status-line tick (a Call
+// BenchmarkStatusLineTickUnderFlood times one status-line tick (a round trip
 // with claude's status-line JSON, answered by a no-op handler standing in
 // for the binder) while held connections are open on the socket, and
 // reports the median and the 99th percentile. The goal: ≤ 50 ms p99 with
@@ -91,7 +91,7 @@ func BenchmarkStatusLineTickUnderFlood(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				t0 := time.Now()
 				cctx, ccancel := context.WithTimeout(ctx, 5*time.Second)
-				_, err := Call(cctx, dir+"/s.sock", me, Request{Op: OpStatusLine, Payload: payload})
+				_, err := roundTrip(cctx, dir+"/s.sock", me, Request{Op: OpStatusLine, Payload: payload})
 				ccancel()
 				if err != nil {
 					b.Fatal(err)

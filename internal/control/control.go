@@ -1,5 +1,7 @@
 // Package control owns the supervisor's control socket: where it lives, who
-// may talk to it, and what is said on it.
+// may talk to it, what is said on it, and the one client that says it
+// (Client): every process that talks to a supervisor — `+session restart`,
+// the status line, `+down`, the dashboard — uses it.
 //
 // The socket is a unix socket in a per-user runtime directory of mode 0700
 // that the user owns; a candidate directory that is not (another user made
@@ -7,10 +9,11 @@
 // plant a socket or stop a start (see runtimedir.go). Every connection's
 // peer credentials are checked: only the same user is answered, and each
 // connection is bounded in time and size; a failed accept is waited out,
-// never fatal (accept.go). A client checks the other way too: the process serving the
-// socket must be the supervisor named by its environment, PID and start
-// time, so that a restart request reaches only the supervisor it belongs to
-// (seed 003, bug 3: restart theft across panes).
+// never fatal (accept.go). The client checks the other way too: the
+// process serving the socket must be the supervisor it was given, PID and
+// start time, so that a restart request reaches only the supervisor it
+// belongs to. (A restart asked for in one pane once restarted the agent of
+// another: each pane's supervisor had been found by a PID alone.)
 //
 // The protocol is one JSON request and one JSON response per connection,
 // each a single line.
@@ -143,10 +146,10 @@ type Handler func(ctx context.Context, req Request, peer Peer) Response
 // supervisor the caller expected.
 var ErrWrongServer = errors.New("the socket is served by another process than the expected supervisor")
 
-// Call sends req to the socket at path and returns the answer. When expect
+// roundTrip sends req to the socket at path and returns the answer. When expect
 // names a process, the socket's server must be that very process (PID from
 // the peer credentials, start time verified) or the request is not sent.
-func Call(ctx context.Context, path string, expect proc.Identity, req Request) (Response, error) {
+func roundTrip(ctx context.Context, path string, expect proc.Identity, req Request) (Response, error) {
 	var d net.Dialer
 	c, err := d.DialContext(ctx, "unix", path)
 	if err != nil {

@@ -24,7 +24,7 @@ func TestMain(m *testing.M) {
 		},
 		// Calls the socket named by the argument and prints the result.
 		"ping": func(sock string) {
-			_, err := Call(context.Background(), sock, proc.Identity{}, Request{Op: OpPing})
+			_, err := roundTrip(context.Background(), sock, proc.Identity{}, Request{Op: OpPing})
 			if err != nil {
 				os.Stdout.WriteString("error: " + err.Error())
 				os.Exit(1)
@@ -66,7 +66,7 @@ func TestCallReachesOnlyTheExpectedSupervisor(t *testing.T) {
 		t.Fatalf("socket mode %v", fi.Mode().Perm())
 	}
 	me, _ := proc.Self()
-	resp, err := Call(context.Background(), path, me, Request{Op: OpRestart})
+	resp, err := roundTrip(context.Background(), path, me, Request{Op: OpRestart})
 	if err != nil || !resp.OK || string(resp.Data) != `"restart"` {
 		t.Fatalf("Call = %+v, %v", resp, err)
 	}
@@ -74,7 +74,7 @@ func TestCallReachesOnlyTheExpectedSupervisor(t *testing.T) {
 	// A caller whose environment names another supervisor (another pid,
 	// or this pid with another start time) does not send its request.
 	for _, wrong := range []proc.Identity{{PID: me.PID + 1, Start: me.Start}, {PID: me.PID, Start: me.Start + 1}} {
-		_, err := Call(context.Background(), path, wrong, Request{Op: OpRestart})
+		_, err := roundTrip(context.Background(), path, wrong, Request{Op: OpRestart})
 		if !errors.Is(err, ErrWrongServer) {
 			t.Fatalf("Call to the wrong supervisor: %v", err)
 		}

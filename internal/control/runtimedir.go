@@ -32,7 +32,7 @@ import (
 // processes of the user (+down, a hook run from another shell) find a
 // supervisor's socket with [FindSocket], which looks in every candidate,
 // the random ones included, and trusts only private directories; the
-// supervisor's identity is verified by [Call] in any case.
+// supervisor's identity is verified by [Client] in any case.
 
 // uidText is this user's uid as it appears in directory names.
 func uidText() string { return strconv.Itoa(os.Getuid()) }
@@ -340,7 +340,7 @@ var ErrNoSocket = errors.New("it takes no requests: it is no running superclaude
 // FindSocket returns the control socket of the supervisor with the given
 // PID, for a process other than that supervisor: the first socket of that
 // name, owned by this user, in a private runtime directory. Whoever serves
-// it is still to be verified ([Call] with the supervisor's identity).
+// it is still to be verified ([Client] with the supervisor's identity).
 func FindSocket(pid int) (string, error) {
 	for _, p := range RuntimeEntries(strconv.Itoa(pid) + ".sock") {
 		fi, err := os.Lstat(p)

@@ -81,7 +81,7 @@ func TestAttackForeignRuntimeDirDoesNotBlockStart(t *testing.T) {
 				t.Fatalf("FindSocket = %q, %v; want %q", found, err, sock)
 			}
 			me, _ := proc.Self()
-			if _, err := Call(context.Background(), found, me, Request{Op: OpPing}); err != nil {
+			if _, err := roundTrip(context.Background(), found, me, Request{Op: OpPing}); err != nil {
 				t.Fatal(err)
 			}
 		})

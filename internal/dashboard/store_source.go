@@ -2,7 +2,6 @@ package dashboard
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -15,14 +14,8 @@ import (
 	"github.com/superclaude/superclaude/internal/cli"
 	"github.com/superclaude/superclaude/internal/control"
 	"github.com/superclaude/superclaude/internal/tmux"
-	"github.com/superclaude/superclaude/proc"
 	"github.com/superclaude/superclaude/state"
 )
-
-// actionTimeout bounds a restart or stop request. The supervisor answers
-// at once (a wait for the agent's turn happens after its answer); this
-// only keeps a supervisor that hangs from holding the request for ever.
-const actionTimeout = 30 * time.Second
 
 // StoreConfig says where a [StoreSource] finds sessions and panes.
 type StoreConfig struct {
@@ -177,22 +170,18 @@ func (s *StoreSource) Why(ctx context.Context, r Row) ([]string, error) {
 // decides when: an agent in the middle of a turn finishes it first, and
 // the answer says so (waiting). This writes nothing.
 func (s *StoreSource) Restart(ctx context.Context, r Row, fresh bool) (bool, error) {
-	req := control.Request{Op: control.OpRestart, Session: r.Dir, Resume: !fresh,
+	req := control.Restart{Session: r.Dir, Resume: !fresh,
 		Reason: "a restart resuming the conversation, asked for from the dashboard"}
 	if fresh {
 		req.Reason = "a fresh start, asked for from the dashboard"
 	}
-	resp, err := s.call(ctx, r, req)
+	c, err := s.client(r)
 	if err != nil {
 		return false, err
 	}
-	var ans struct {
-		Waiting bool `json:"waiting"`
-	}
-	if len(resp.Data) > 0 {
-		if err := json.Unmarshal(resp.Data, &ans); err != nil {
-			return false, fmt.Errorf("unreadable answer from its supervisor: %w", err)
-		}
+	ans, err := c.Restart(ctx, req)
+	if err != nil {
+		return false, fmt.Errorf("its supervisor (pid %d) did not take it: %w", c.Supervisor().PID, err)
 	}
 	return ans.Waiting, nil
 }
@@ -200,37 +189,26 @@ func (s *StoreSource) Restart(ctx context.Context, r Row, fresh bool) (bool, err
 // Stop asks the session's supervisor to stop its agent (once it has
 // finished its turn) and exit.
 func (s *StoreSource) Stop(ctx context.Context, r Row) error {
-	_, err := s.call(ctx, r, control.Request{Op: control.OpStop, Session: r.Dir, Reason: "stop asked for from the dashboard"})
-	return err
+	c, err := s.client(r)
+	if err != nil {
+		return err
+	}
+	if err := c.Stop(ctx, r.Dir, "stop asked for from the dashboard", false); err != nil {
+		return fmt.Errorf("its supervisor (pid %d) did not take it: %w", c.Supervisor().PID, err)
+	}
+	return nil
 }
 
-// call sends req to the supervisor the row names, verified on the socket:
-// a request never reaches another process that took its PID.
-func (s *StoreSource) call(ctx context.Context, r Row, req control.Request) (control.Response, error) {
-	owner := r.Supervisor
-	if owner.PID <= 0 {
-		return control.Response{}, errors.New("the session has no supervisor")
+// client is the control client of the supervisor the row names, verified
+// on the socket at every call: a request never reaches another process
+// that took its PID.
+func (s *StoreSource) client(r Row) (*control.Client, error) {
+	if r.Supervisor.PID <= 0 {
+		return nil, errors.New("the session has no supervisor")
 	}
-	if owner.Start == 0 {
-		// A seed-era file: take the PID's current holder, verified below.
-		id, err := proc.Of(owner.PID)
-		if err != nil {
-			return control.Response{}, fmt.Errorf("its supervisor (pid %d) is not running", owner.PID)
-		}
-		owner = id
+	c, err := control.Dial(r.Supervisor)
+	if errors.Is(err, control.ErrNotRunning) {
+		return nil, fmt.Errorf("its supervisor (pid %d) is not running", r.Supervisor.PID)
 	}
-	if !proc.Alive(owner) {
-		return control.Response{}, fmt.Errorf("its supervisor (pid %d) is not running", owner.PID)
-	}
-	sock, err := control.FindSocket(owner.PID)
-	if err != nil {
-		return control.Response{}, err
-	}
-	ctx, cancel := context.WithTimeout(ctx, actionTimeout)
-	defer cancel()
-	resp, err := control.Call(ctx, sock, owner, req)
-	if err != nil {
-		return resp, fmt.Errorf("its supervisor (pid %d) did not take it: %w", owner.PID, err)
-	}
-	return resp, nil
+	return c, err
 }

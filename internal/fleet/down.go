@@ -181,14 +181,15 @@ func stopPanes(ctx context.Context, panes []tmux.PaneInfo, ids map[int]proc.Iden
 // to stop — once its agent has finished its turn, unless now; it reports
 // whether the request was taken.
 func askStop(ctx context.Context, id proc.Identity, now bool) bool {
-	sock, err := control.FindSocket(id.PID)
+	c, err := control.Dial(id)
 	if err != nil {
 		return false
 	}
+	// Two seconds each at most: a fleet has many supervisors, and one that
+	// hangs is killed after the others.
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
-	_, err = control.Call(ctx, sock, id, control.Request{Op: control.OpStop, Reason: "fleet down", Now: now})
-	return err == nil
+	return c.Stop(ctx, "", "fleet down", now) == nil
 }
 
 // Unfinished says, for the person, what an interrupted Down (rep, of the
