@@ -45,11 +45,11 @@ func TestClientSpeaksEachOperation(t *testing.T) {
 		t.Fatalf("status: %+v, %v", st, err)
 	}
 	<-got
-	ans, err := c.Restart(ctx, Restart{Session: "/s/X", Reason: "why", Transcript: "t.jsonl"})
+	ans, err := c.Restart(ctx, Restart{Session: "/s/X", Reason: "why", Transcript: "t.jsonl", Resume: true})
 	if err != nil || ans.Dir != "/s/X" || !ans.Waiting {
 		t.Fatalf("restart: %+v, %v", ans, err)
 	}
-	if req := <-got; req.Op != OpRestart || req.Reason != "why" || req.Transcript != "t.jsonl" || req.Now {
+	if req := <-got; req.Op != OpRestart || req.Reason != "why" || req.Transcript != "t.jsonl" || req.Now || !req.Resume {
 		t.Fatalf("restart sent %+v", req)
 	}
 	if err := c.Stop(ctx, "/s/X", "done", true); err != nil {
