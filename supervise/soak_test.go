@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/superclaude/superclaude/internal/claude"
 	"github.com/superclaude/superclaude/internal/control"
 	"github.com/superclaude/superclaude/internal/logfile"
 	"github.com/superclaude/superclaude/state"
@@ -123,9 +124,8 @@ func TestSoak(t *testing.T) {
 		for range n {
 			pct := 10 + (sent/1000)%60 // a new usage every thousand ticks: a write
 			payload := strings.Replace(string(tick), `"used_percentage":18`, fmt.Sprintf(`"used_percentage":%d`, pct), 1)
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			_, err := control.Call(ctx, s.socket, s.self, control.Request{Op: control.OpStatusLine, Payload: []byte(payload)})
-			cancel()
+			var line claude.LineInfo
+			err := control.NewClient(s.socket, s.self).StatusLine(context.Background(), []byte(payload), &line)
 			if err != nil {
 				t.Fatalf("tick %d: %v", sent, err)
 			}
