@@ -19,6 +19,8 @@ import (
 	"github.com/superclaude/superclaude/internal/config"
 	"github.com/superclaude/superclaude/internal/control"
 	"github.com/superclaude/superclaude/internal/envvar"
+	"github.com/superclaude/superclaude/internal/logfile"
+	"github.com/superclaude/superclaude/internal/sessions"
 	"github.com/superclaude/superclaude/internal/termtext"
 	"github.com/superclaude/superclaude/proc"
 	"github.com/superclaude/superclaude/state"
@@ -69,7 +71,7 @@ func limitContinue() string {
 	var launched []string
 	if rt, err := control.RuntimeDir(); err == nil {
 		if sup, err := config.Supervisor(); err == nil {
-			launched = append(launched, filepath.Join(launchDir(rt, sup.PID), "settings.json"))
+			launched = append(launched, filepath.Join(claude.LaunchDir(rt, sup.PID), "settings.json"))
 		}
 	}
 	if on, _ := claude.AutoContinueOn(cwd, claude.ConfigDir(), launched...); on {
@@ -108,7 +110,7 @@ func statusLine(payload []byte) string {
 	info := claude.LineInfo{Threshold: p.Threshold}
 	if err != nil {
 		info.Problem = "superclaude: unreadable status-line input"
-		log, done := openLog()
+		log, done := logfile.Logger()
 		log.Warn("status line: unreadable input", "err", err, "bytes", len(payload))
 		done()
 	} else {
@@ -138,7 +140,7 @@ func bindTick(payload []byte, tick claude.StatusLine) claude.LineInfo {
 		// them) is answered from the session as it is, without a round
 		// trip to the supervisor; one that has something to write goes
 		// to the binder, which writes it and takes the lease.
-		if store, err := openStore("statusline"); err == nil {
+		if store, err := sessions.OpenStore("statusline"); err == nil {
 			store.Report = nil
 			if sess, err := mine(store); err == nil {
 				if info, ok := claude.Peek(sess, sup, tick, time.Now(), 0); ok {
@@ -153,7 +155,7 @@ func bindTick(payload []byte, tick claude.StatusLine) claude.LineInfo {
 	}
 	// No supervisor answers: bind here.
 	noSession := claude.WithTick(claude.LineInfo{Problem: "no session"}, tick)
-	store, err := openStore("statusline")
+	store, err := sessions.OpenStore("statusline")
 	if err != nil {
 		return noSession
 	}
@@ -218,7 +220,7 @@ func runHook(sub string, payload []byte, stdout, stderr io.Writer) int {
 		return 0
 	}
 	var sess *state.Session
-	if store, err := openStore("hook " + sub); err == nil {
+	if store, err := sessions.OpenStore("hook " + sub); err == nil {
 		store.Report = nil
 		sess, _ = mine(store)
 	}
@@ -278,7 +280,7 @@ func logIf(err error, msg string) {
 	if err == nil || errors.Is(err, state.ErrNoSession) {
 		return
 	}
-	log, done := openLog()
+	log, done := logfile.Logger()
 	log.Warn(msg, "err", err)
 	done()
 }
@@ -294,7 +296,7 @@ func logCommand() *cobra.Command {
 			if text == "" {
 				return errors.New("+log: nothing on stdin to log")
 			}
-			store, err := openStore("log")
+			store, err := sessions.OpenStore("log")
 			if err != nil {
 				return err
 			}

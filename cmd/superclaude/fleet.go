@@ -23,6 +23,7 @@ import (
 	"github.com/superclaude/superclaude/internal/envvar"
 	"github.com/superclaude/superclaude/internal/fleet"
 	"github.com/superclaude/superclaude/internal/remote"
+	"github.com/superclaude/superclaude/internal/sessions"
 	"github.com/superclaude/superclaude/internal/termtext"
 	"github.com/superclaude/superclaude/internal/tmux"
 	"github.com/superclaude/superclaude/state"
@@ -283,7 +284,7 @@ func viewStores(dir, fleetFile string) ([]*state.Store, error) {
 		s.Report = report
 		return []*state.Store{s}, nil
 	}
-	home, err := openStore("view")
+	home, err := sessions.OpenStore("view")
 	if err != nil {
 		return nil, err
 	}
@@ -531,7 +532,7 @@ func whySession(dir, fleetFile string, args []string) (*state.Session, error) {
 		return nil, err
 	}
 	if len(args) == 0 {
-		home, err := openStore("why")
+		home, err := sessions.OpenStore("why")
 		if err != nil {
 			return nil, err
 		}

@@ -11,6 +11,8 @@ import (
 	"github.com/superclaude/superclaude/internal/claude"
 	"github.com/superclaude/superclaude/internal/cli"
 	"github.com/superclaude/superclaude/internal/config"
+	"github.com/superclaude/superclaude/internal/launch"
+	"github.com/superclaude/superclaude/internal/sessions"
 	"github.com/superclaude/superclaude/proc"
 	"github.com/superclaude/superclaude/state"
 )
@@ -19,7 +21,7 @@ import (
 // the session which names, else of the pane which names, else — which
 // empty — of this pane, or of this agent's session.
 func conversations(which string) ([]cli.Conversation, string, error) {
-	s, err := openStore("history")
+	s, err := sessions.OpenStore("history")
 	if err != nil {
 		return nil, "", err
 	}
@@ -149,7 +151,7 @@ after a warning and a yes (--yes answers it, for scripts).`,
 					return fmt.Errorf("+resume %d: not resumed (--yes resumes it without asking)", n)
 				}
 			}
-			s, err := openStore("resume")
+			s, err := sessions.OpenStore("resume")
 			if err != nil {
 				return err
 			}
@@ -162,12 +164,12 @@ after a warning and a yes (--yes answers it, for scripts).`,
 			} else if !ok {
 				return fmt.Errorf("conversation %s is running under the supervisor with pid %d", id, holder.PID)
 			}
-			singleProc()
-			o, err := defaultOptions()
+			launch.SingleProc()
+			o, err := launch.FromEnv()
 			if err != nil {
 				return err
 			}
-			return exitCode(supervised(o, []string{"--resume", id}))
+			return exitCode(launch.Run(o, []string{"--resume", id}))
 		},
 	}
 	cmd.Flags().BoolVarP(&yes, "yes", "y", false, "resume a conversation that overflowed without asking")

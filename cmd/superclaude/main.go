@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/superclaude/superclaude/internal/cli"
+	"github.com/superclaude/superclaude/internal/launch"
 	// Hands `superclaude --version` to the agent, and a copy of
 	// superclaude started as the agent to the real one, before the other
 	// packages initialise: Go's init order does it (see its doc).
@@ -36,13 +37,13 @@ func run(args []string) int {
 	}
 	if r := handover.Ran(); r != nil {
 		// The agent has run (`-p`) and may have left something behind.
-		return finishRun(r)
+		return launch.FinishRun(r)
 	}
 	if len(args) == 0 || !strings.HasPrefix(args[0], cli.Prefix) &&
 		args[0] != cobra.ShellCompRequestCmd && args[0] != cobra.ShellCompNoDescRequestCmd {
 		// The agent's command line: no need to build superclaude's
 		// command tree first (a one-shot run's start is timed, issue 12).
-		return runAgent(args)
+		return launch.Command(args)
 	}
 	root := ownCommands()
 	var names []string
@@ -84,7 +85,7 @@ func run(args []string) int {
 		}
 		return 0
 	}
-	return runAgent(args)
+	return launch.Command(args)
 }
 
 // unknownCommand says that word is not one of parent's commands, with the
@@ -144,7 +145,7 @@ claude subcommand, option or prompt:
 		SilenceErrors:     true,
 		CompletionOptions: cobra.CompletionOptions{DisableDefaultCmd: true},
 	}
-	root.AddCommand(sessionCommand(), runCommand(), statusLineCommand(), hookCommand(), logCommand(),
+	root.AddCommand(sessionCommand(), newRunCmd(), statusLineCommand(), hookCommand(), logCommand(),
 		upCommand(), downCommand(), paneIDCommand(), remoteCommand(), statusCommand(), whyCommand(), versionCommand(),
 		historyCommand(), resumeCommand(), dashboardCommand())
 	root.AddCommand(completionCommand(root), newDoctorCmd(root))

@@ -16,31 +16,10 @@ import (
 	"github.com/superclaude/superclaude/internal/config"
 	"github.com/superclaude/superclaude/internal/control"
 	"github.com/superclaude/superclaude/internal/envvar"
+	"github.com/superclaude/superclaude/internal/sessions"
 	"github.com/superclaude/superclaude/proc"
 	"github.com/superclaude/superclaude/state"
 )
-
-// openStore opens the sessions directory (config.SessionsDir) with the
-// user's lookup index, reporting skipped corrupt files on stderr. Opening
-// creates nothing; only a write does. actor names the command in the event
-// log.
-func openStore(actor string) (*state.Store, error) {
-	dir, err := config.SessionsDir()
-	if err != nil {
-		return nil, err
-	}
-	idx, err := config.IndexDir()
-	if err != nil {
-		return nil, err
-	}
-	s, err := state.OpenIn(dir, idx)
-	if err != nil {
-		return nil, err
-	}
-	s.Actor = actor
-	s.Report = func(err error) { fmt.Fprintln(os.Stderr, "superclaude: skipping:", err) }
-	return s, nil
-}
 
 // named returns the store and name of a session given as the seeds give
 // it: a bare name in the sessions directory, or a path to its directory.
@@ -164,7 +143,7 @@ named by $CLAUDE_SUPERVISOR_PID, unless --session names one.`,
 	// onFound runs op on the session findSession picks and prints it.
 	onFound := func(actor string, op func(s *state.Store, name string) (*state.State, error)) func(*cobra.Command, []string) error {
 		return func(c *cobra.Command, args []string) error {
-			s, err := openStore("session " + actor)
+			s, err := sessions.OpenStore("session " + actor)
 			if err != nil {
 				return err
 			}
@@ -186,7 +165,7 @@ named by $CLAUDE_SUPERVISOR_PID, unless --session names one.`,
 		Short: "create or take over a session for a skill (default: the session's own), owned by this supervisor and pane",
 		Args:  cobra.RangeArgs(1, 2),
 		RunE: func(c *cobra.Command, args []string) error {
-			s, err := openStore("session activate")
+			s, err := sessions.OpenStore("session activate")
 			if err != nil {
 				return err
 			}
@@ -237,7 +216,7 @@ named by $CLAUDE_SUPERVISOR_PID, unless --session names one.`,
 		Short: "print this pane's or this supervisor's session directory (read-only)",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
-			s, err := openStore("session find")
+			s, err := sessions.OpenStore("session find")
 			if err != nil {
 				return err
 			}
@@ -290,7 +269,7 @@ Asked from outside the agent, the restart waits for claude to finish the
 turn it is in (a minute at most); --now restarts at once.`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
-			s, err := openStore("session restart")
+			s, err := sessions.OpenStore("session restart")
 			if err != nil {
 				return err
 			}
@@ -375,7 +354,7 @@ turn it is in (a minute at most); --now restarts at once.`,
 		Short: "list the sessions of this sessions directory (+status lists every one of yours)",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
-			s, err := openStore("session list")
+			s, err := sessions.OpenStore("session list")
 			if err != nil {
 				return err
 			}
@@ -387,7 +366,7 @@ turn it is in (a minute at most); --now restarts at once.`,
 		Short: "print a session's state file",
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			s, err := openStore("session show")
+			s, err := sessions.OpenStore("session show")
 			if err != nil {
 				return err
 			}
@@ -425,7 +404,7 @@ turn it is in (a minute at most); --now restarts at once.`,
 		Short: "rebuild the pane and supervisor lookup index from the state files",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
-			s, err := openStore("session reindex")
+			s, err := sessions.OpenStore("session reindex")
 			if err != nil {
 				return err
 			}

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/superclaude/superclaude/internal/safefs"
@@ -46,6 +47,14 @@ type Launch struct {
 // MaxSettings bounds a settings file superclaude reads. Claude Code's are
 // a few KiB; a file past this is refused, as a FIFO or a device is.
 const MaxSettings = 1 << 20
+
+// LaunchDir is where the supervisor with PID pid writes claude's settings
+// and plugin for its run (Prepare's dir), under the runtime directory rt;
+// a status line or hook finds its supervisor's settings there, and a later
+// supervisor removes a dead one's (watchdog).
+func LaunchDir(rt string, pid int) string {
+	return filepath.Join(rt, strconv.Itoa(pid)+".launch")
+}
 
 // Prepare writes, under dir (created 0700), the settings file that points
 // claude's status line and hooks at exe, and the plugin that ships the

@@ -24,7 +24,7 @@ var layer = map[string]int{
 	"internal/claudeargs": 0,
 	"internal/safefs":     0,
 	"internal/version":    0,
-	"internal/logfile":    1,
+	"internal/logfile":    2,
 	"internal/fswatch":    0,
 	"internal/alarm":      0,
 
@@ -44,12 +44,17 @@ var layer = map[string]int{
 	"internal/claude": 2,
 	"internal/cli":    2,
 	"internal/remote": 2,
+	// Every session of the user: which one a command means, and all of
+	// them for the views.
+	"internal/sessions": 2,
 
 	"supervise":          3,
 	"internal/dashboard": 3,
 
 	// A fleet file names agent profiles: fleet reads supervise's table.
 	"internal/fleet": 4,
+	// Starting a supervised or one-shot run.
+	"internal/launch": 4,
 
 	"cmd/superclaude": 5,
 

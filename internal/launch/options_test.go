@@ -1,4 +1,4 @@
-package main
+package launch
 
 import (
 	"slices"
@@ -30,9 +30,9 @@ func TestBadOptionsInTheEnvironmentAreRefusedByName(t *testing.T) {
 	} {
 		t.Run(tc.env+"="+tc.value, func(t *testing.T) {
 			t.Setenv(tc.env, tc.value)
-			_, err := defaultOptions()
+			_, err := FromEnv()
 			if tc.ok != (err == nil) {
-				t.Fatalf("defaultOptions with %s=%s: %v", tc.env, tc.value, err)
+				t.Fatalf("FromEnv with %s=%s: %v", tc.env, tc.value, err)
 			}
 			if err != nil && !strings.Contains(err.Error(), tc.env) {
 				t.Errorf("the error does not name %s: %v", tc.env, err)

@@ -1,11 +1,9 @@
-package main
+package launch
 
 import (
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -60,31 +58,5 @@ func TestAgentPathPassesOverSuperclaudeInstalledAsTheAgent(t *testing.T) {
 				t.Errorf("agentPath(%q): %v; says it found superclaude: %v, want %v", tc.command, err, !tc.self, tc.self)
 			}
 		})
-	}
-}
-
-// TestAMissingAgentSaysHowToFixIt: with no claude on PATH (an install that
-// made claude a shell alias, say), an interactive start and a one-shot run
-// exit 127 as a shell does, say what to do, and create nothing.
-func TestAMissingAgentSaysHowToFixIt(t *testing.T) {
-	dir := t.TempDir()
-	for _, args := range [][]string{nil, {"--version"}, {"-p", "hi"}} {
-		cmd := oneShotCommand(t, dir, "", args...)
-		cmd.Env = append(cmd.Env, "PATH="+filepath.Join(dir, "empty"))
-		var stderr strings.Builder
-		cmd.Stderr = &stderr
-		err := cmd.Run()
-		var ee *exec.ExitError
-		if !errors.As(err, &ee) || ee.ExitCode() != 127 {
-			t.Errorf("superclaude %q without claude: %v, want exit 127", args, err)
-		}
-		if !strings.Contains(stderr.String(), "set SUPERCLAUDE_AGENT to its path") {
-			t.Errorf("superclaude %q without claude said %q, want how to fix it", args, stderr.String())
-		}
-	}
-	for _, d := range []string{"sessions", "state"} {
-		if entries, _ := os.ReadDir(filepath.Join(dir, d)); len(entries) != 0 {
-			t.Errorf("a start without claude left %s/%v", d, entries)
-		}
 	}
 }

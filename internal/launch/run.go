@@ -1,4 +1,4 @@
-package main
+package launch
 
 import (
 	"context"
@@ -13,8 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/spf13/cobra"
-
 	"github.com/superclaude/superclaude/child"
 	"github.com/superclaude/superclaude/internal/claude"
 	"github.com/superclaude/superclaude/internal/claudeargs"
@@ -23,31 +21,39 @@ import (
 	"github.com/superclaude/superclaude/internal/envvar"
 	"github.com/superclaude/superclaude/internal/guard"
 	"github.com/superclaude/superclaude/internal/logfile"
+	"github.com/superclaude/superclaude/internal/sessions"
 	"github.com/superclaude/superclaude/internal/termtext"
 	"github.com/superclaude/superclaude/internal/tmux"
 	"github.com/superclaude/superclaude/supervise"
 )
 
-// runOptions are the supervisor's knobs: from the environment for a plain
-// `superclaude ARGS`, from flags for `superclaude +run`.
-type runOptions struct {
-	agent      string
-	profile    string
-	grace      time.Duration
-	maxCrashes float64
-	crashDecay time.Duration
-	crashDelay time.Duration
-	// dehydrateWait is the supervisor's patience with an overflowed agent
+// Options are the supervisor's knobs: from the environment for a plain
+// `superclaude ARGS` (FromEnv), from flags for `superclaude +run`.
+type Options struct {
+	// Agent is the agent's command ("": the profile's); Profile names the
+	// agent profile (supervise.Profiles).
+	Agent   string
+	Profile string
+	// Grace is the time between SIGTERM and SIGKILL when the agent is
+	// killed.
+	Grace time.Duration
+	// MaxCrashes crashes within the crash window, whose count halves every
+	// CrashDecay, stop superclaude; CrashDelay is the pause before a crash
+	// restart.
+	MaxCrashes float64
+	CrashDecay time.Duration
+	CrashDelay time.Duration
+	// DehydrateWait is the supervisor's patience with an overflowed agent
 	// that does not dehydrate.
-	dehydrateWait time.Duration
-	// resumePolicy is what a start does with its pane's previous
+	DehydrateWait time.Duration
+	// ResumePolicy is what a start does with its pane's previous
 	// conversation: auto, ask or never ("" for the default).
-	resumePolicy string
-	// limitContinue goes on by itself after a usage or rate limit resets.
-	limitContinue bool
-	// maxRestarts and restartWindow are the restart-rate breaker.
-	maxRestarts   int
-	restartWindow time.Duration
+	ResumePolicy string
+	// LimitContinue goes on by itself after a usage or rate limit resets.
+	LimitContinue bool
+	// MaxRestarts and RestartWindow are the restart-rate breaker.
+	MaxRestarts   int
+	RestartWindow time.Duration
 }
 
 // optResume is superclaude's one option on claude's command line (claude
@@ -56,29 +62,33 @@ type runOptions struct {
 // options from the environment (internal/envvar).
 const optResume = "--resume-policy"
 
-func defaultOptions() (runOptions, error) {
-	o := runOptions{grace: 2 * time.Second, maxCrashes: 5, crashDecay: 30 * time.Second, crashDelay: time.Second,
-		dehydrateWait: supervise.DefaultPolicy.DehydrateWait,
-		maxRestarts:   supervise.DefaultPolicy.MaxRestarts, restartWindow: supervise.DefaultPolicy.RestartWindow}
-	o.agent = os.Getenv(envvar.Agent)
-	o.profile = os.Getenv(envvar.Profile)
-	o.resumePolicy = os.Getenv(envvar.ResumePolicy)
-	o.limitContinue = true
+// FromEnv reads the options from the environment (internal/envvar names
+// each variable), with the defaults for what is not set. A value that does
+// not parse is an error that names its variable: refused at the start,
+// rather than ignored by a hook later.
+func FromEnv() (Options, error) {
+	o := Options{Grace: 2 * time.Second, MaxCrashes: 5, CrashDecay: 30 * time.Second, CrashDelay: time.Second,
+		DehydrateWait: supervise.DefaultPolicy.DehydrateWait,
+		MaxRestarts:   supervise.DefaultPolicy.MaxRestarts, RestartWindow: supervise.DefaultPolicy.RestartWindow}
+	o.Agent = os.Getenv(envvar.Agent)
+	o.Profile = os.Getenv(envvar.Profile)
+	o.ResumePolicy = os.Getenv(envvar.ResumePolicy)
+	o.LimitContinue = true
 	if v := os.Getenv(envvar.LimitContinue); v != "" {
 		b, err := strconv.ParseBool(v)
 		if err != nil {
 			return o, fmt.Errorf("%s=%q: want 1 or 0", envvar.LimitContinue, v)
 		}
-		o.limitContinue = b
+		o.LimitContinue = b
 	}
-	if o.profile == "" {
-		o.profile = supervise.Claude.Name
+	if o.Profile == "" {
+		o.Profile = supervise.Claude.Name
 	}
 	for _, d := range []struct {
 		env string
 		dst *time.Duration
-	}{{envvar.Grace, &o.grace}, {envvar.CrashWindow, &o.crashDecay}, {envvar.CrashDelay, &o.crashDelay}, {envvar.DehydrateWait, &o.dehydrateWait},
-		{envvar.RestartWindow, &o.restartWindow}} {
+	}{{envvar.Grace, &o.Grace}, {envvar.CrashWindow, &o.CrashDecay}, {envvar.CrashDelay, &o.CrashDelay}, {envvar.DehydrateWait, &o.DehydrateWait},
+		{envvar.RestartWindow, &o.RestartWindow}} {
 		if v := os.Getenv(d.env); v != "" {
 			parsed, err := time.ParseDuration(v)
 			if err != nil || parsed < 0 {
@@ -99,36 +109,36 @@ func defaultOptions() (runOptions, error) {
 		if err != nil || n < 1 {
 			return o, fmt.Errorf("%s=%q: want a number ≥ 1", envvar.MaxCrashes, v)
 		}
-		o.maxCrashes = n
+		o.MaxCrashes = n
 	}
 	if v := os.Getenv(envvar.MaxRestarts); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 {
 			return o, fmt.Errorf("%s=%q: want a whole number ≥ 0 (0 turns the restart-rate limit off)", envvar.MaxRestarts, v)
 		}
-		o.maxRestarts = n
+		o.MaxRestarts = n
 	}
 	return o, nil
 }
 
-// runAgent is `superclaude ARGS`: claude ARGS under supervision.
-func runAgent(args []string) int {
-	o, err := defaultOptions()
+// Command is `superclaude ARGS`: claude ARGS under supervision.
+func Command(args []string) int {
+	o, err := FromEnv()
 	if err == nil {
 		var policy string
 		var values []bool
-		if o.profile == supervise.Claude.Name {
+		if o.Profile == supervise.Claude.Name {
 			values = claudeargs.Values(args)
 		}
 		if policy, args, err = cutOption(args, optResume, values); err == nil && policy != "" {
-			o.resumePolicy = policy
+			o.ResumePolicy = policy
 		}
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "superclaude:", err)
 		return 2
 	}
-	return supervised(o, args)
+	return Run(o, args)
 }
 
 // cutOption takes one of superclaude's options — name=value or name value
@@ -156,33 +166,6 @@ func cutOption(args []string, name string, values []bool) (value string, rest []
 		}
 	}
 	return value, rest, nil
-}
-
-func runCommand() *cobra.Command {
-	o, envErr := defaultOptions()
-	cmd := &cobra.Command{
-		Use:   "+run [flags] [-- agent arguments]",
-		Short: "run the agent with explicit supervisor options (plain `superclaude ARGS` reads them from SUPERCLAUDE_*)",
-		RunE: func(c *cobra.Command, args []string) error {
-			if envErr != nil {
-				return envErr
-			}
-			return exitCode(supervised(o, args))
-		},
-	}
-	f := cmd.Flags()
-	f.StringVar(&o.agent, "agent", o.agent, "agent executable (default: the profile's, from $PATH; $"+envvar.Agent+")")
-	f.StringVar(&o.profile, "profile", o.profile, "agent profile: "+supervise.ProfileNames()+" ($"+envvar.Profile+")")
-	f.DurationVar(&o.grace, "grace", o.grace, "time between SIGTERM and SIGKILL when the agent is killed ($"+envvar.Grace+")")
-	f.Float64Var(&o.maxCrashes, "max-crashes", o.maxCrashes, "crashes within the crash window before superclaude gives up ($"+envvar.MaxCrashes+")")
-	f.DurationVar(&o.crashDecay, "crash-window", o.crashDecay, "half-life of the crash count ($"+envvar.CrashWindow+")")
-	f.DurationVar(&o.crashDelay, "crash-delay", o.crashDelay, "pause before restarting a crashed agent ($"+envvar.CrashDelay+")")
-	f.BoolVar(&o.limitContinue, "limit-continue", o.limitContinue, "go on by itself once a usage or rate limit resets ($"+envvar.LimitContinue+"=0 turns it off)")
-	f.StringVar(&o.resumePolicy, "resume-policy", o.resumePolicy, "what a start does with its pane's previous conversation: auto, ask or never (default: ask; auto in a fleet pane) ($"+envvar.ResumePolicy+")")
-	f.IntVar(&o.maxRestarts, "max-restarts", o.maxRestarts, "restarts of any kind within the restart window before superclaude stops and halts the session; 0 no limit ($"+envvar.MaxRestarts+")")
-	f.DurationVar(&o.restartWindow, "restart-window", o.restartWindow, "the window of --max-restarts ($"+envvar.RestartWindow+")")
-	f.DurationVar(&o.dehydrateWait, "dehydrate-wait", o.dehydrateWait, "how long an overflowed agent may leave dehydrating undone before superclaude does it for it; 0 never ($"+envvar.DehydrateWait+")")
-	return cmd
 }
 
 // scanInstalledClaude reads a claude command line knowing, beyond the
@@ -216,31 +199,31 @@ func firstNonEmpty(xs ...string) string {
 }
 
 // policyOf is the restart policy the options ask for.
-func policyOf(o runOptions) supervise.Policy {
+func policyOf(o Options) supervise.Policy {
 	p := supervise.DefaultPolicy
-	p.DehydrateWait = o.dehydrateWait
-	p.LimitContinue = o.limitContinue
-	p.MaxRestarts, p.RestartWindow = o.maxRestarts, o.restartWindow
+	p.DehydrateWait = o.DehydrateWait
+	p.LimitContinue = o.LimitContinue
+	p.MaxRestarts, p.RestartWindow = o.MaxRestarts, o.RestartWindow
 	return p
 }
 
-// singleProc runs the supervisor's Go code on one processor, unless
+// SingleProc runs the supervisor's Go code on one processor, unless
 // $GOMAXPROCS says otherwise. The supervisor only waits and copies; with
 // more processors the Go scheduler keeps spare threads spinning for work
 // that rarely comes, and on a small machine that CPU is taken from the
 // agent: on 2 cores, pty throughput through superclaude rose from about
 // 0.7 to about 0.85 of a direct run (docs/benchmarks.md).
-func singleProc() {
+func SingleProc() {
 	if os.Getenv("GOMAXPROCS") == "" {
 		runtime.GOMAXPROCS(1)
 	}
 }
 
-// supervised runs the agent under the supervision tree and returns
+// Run runs the agent under the supervision tree and returns
 // superclaude's exit code. The terminal is restored on every path out:
 // Run restores it when it returns, a panic in a guarded goroutine restores
 // it through guard, and a panic here does below.
-func supervised(o runOptions, args []string) (code int) {
+func Run(o Options, args []string) (code int) {
 	if code, done := oneShot(o, args); done {
 		return code
 	}
@@ -249,7 +232,7 @@ func supervised(o runOptions, args []string) (code int) {
 	supervise.CatchSignals()
 	// After the one-shot decision: changing GOMAXPROCS stops the world,
 	// about 0.3 ms, which a one-shot run would pay for nothing.
-	singleProc()
+	SingleProc()
 	term := child.NewTerminal(os.Stdin, os.Stdout)
 	defer func() {
 		if r := recover(); r != nil {
@@ -259,32 +242,32 @@ func supervised(o runOptions, args []string) (code int) {
 			code = 2
 		}
 	}()
-	profile, ok := supervise.Profiles[o.profile]
+	profile, ok := supervise.Profiles[o.Profile]
 	if !ok {
-		fmt.Fprintf(os.Stderr, "superclaude: unknown profile %q (have %s)\n", o.profile, supervise.ProfileNames())
+		fmt.Fprintf(os.Stderr, "superclaude: unknown profile %q (have %s)\n", o.Profile, supervise.ProfileNames())
 		return 2
 	}
-	if profile.Command == "" && o.agent == "" {
+	if profile.Command == "" && o.Agent == "" {
 		fmt.Fprintf(os.Stderr, "superclaude: the %s profile needs the agent's command (--agent or $%s)\n", profile.Name, envvar.Agent)
 		return 2
 	}
 	if profile.Name == supervise.Claude.Name {
-		profile.Scan = scanInstalledClaude(firstNonEmpty(o.agent, profile.Command))
+		profile.Scan = scanInstalledClaude(firstNonEmpty(o.Agent, profile.Command))
 	}
 	// Started by its path, found once, before anything else starts: the
 	// lookup passes over superclaude installed as the agent (agentPath).
-	command := firstNonEmpty(o.agent, profile.Command)
+	command := firstNonEmpty(o.Agent, profile.Command)
 	path, err := agentPath(command)
 	if err != nil {
 		return cannotStart(command, err)
 	}
-	o.agent = path
+	o.Agent = path
 	// Before the environment is copied for the agent (injectClaude,
 	// supervise.Run): a copy of superclaude found as the agent steps aside.
 	os.Setenv(envvar.AgentFile, path)
-	log, closeLog := openLog()
+	log, closeLog := logfile.Logger()
 	defer closeLog()
-	policy := o.resumePolicy
+	policy := o.ResumePolicy
 	if policy == "" {
 		// A fleet's panes resume without asking (S3).
 		policy = supervise.ResumeAsk
@@ -298,14 +281,14 @@ func supervised(o runOptions, args []string) (code int) {
 	}
 	cfg := supervise.Config{
 		Profile:          profile,
-		Command:          o.agent,
+		Command:          o.Agent,
 		Args:             args,
 		Terminal:         term,
-		Grace:            o.grace,
-		FailureThreshold: o.maxCrashes,
-		FailureDecay:     o.crashDecay,
-		FailureBackoff:   o.crashDecay,
-		CrashDelay:       o.crashDelay,
+		Grace:            o.Grace,
+		FailureThreshold: o.MaxCrashes,
+		FailureDecay:     o.CrashDecay,
+		FailureBackoff:   o.CrashDecay,
+		CrashDelay:       o.CrashDelay,
 		Policy:           policyOf(o),
 		ResumePolicy:     policy,
 		Ask:              terminalAsk(os.Stdin, os.Stdout),
@@ -326,7 +309,7 @@ func supervised(o runOptions, args []string) (code int) {
 			fmt.Fprintf(os.Stderr, "superclaude: not using ./sessions: %s; using your own sessions directory\n", termtext.Clean(why))
 			log.Warn("./sessions passed over", "why", why)
 		}
-		if store, err := openStore("supervisor"); err == nil {
+		if store, err := sessions.OpenStore("supervisor"); err == nil {
 			store.Report = func(err error) { log.Warn("session store", "err", err) }
 			cfg.Store = store
 		} else {
@@ -367,7 +350,7 @@ func supervised(o runOptions, args []string) (code int) {
 			" program that was killed, such as a superclaude killed with SIGKILL); it is back in normal mode now.")
 	}
 	if res.Message != "" {
-		fmt.Fprintf(os.Stderr, "%s\nsuperclaude: log: %s\n", res.Message, logPath())
+		fmt.Fprintf(os.Stderr, "%s\nsuperclaude: log: %s\n", res.Message, logfile.Where())
 	}
 	return res.ExitCode
 }
@@ -386,7 +369,7 @@ func injectClaude(cfg *supervise.Config, log *slog.Logger) func() {
 		log.Warn("not injecting settings", "err", errors.Join(err, rerr))
 		return func() {}
 	}
-	dir := launchDir(rt, os.Getpid())
+	dir := claude.LaunchDir(rt, os.Getpid())
 	cwd, _ := os.Getwd()
 	l, err := claude.Prepare(dir, exe, cfg.Args, cwd, claude.ConfigDir())
 	if err != nil {
@@ -403,37 +386,6 @@ func injectClaude(cfg *supervise.Config, log *slog.Logger) func() {
 	cfg.Args = l.Args
 	cfg.Env = append(os.Environ(), envvar.UserStatusLine+"="+l.UserStatusLine)
 	return func() { os.RemoveAll(dir) }
-}
-
-// launchDir is where the supervisor pid writes claude's settings and
-// plugin for its run, under the runtime directory rt.
-func launchDir(rt string, pid int) string {
-	return filepath.Join(rt, strconv.Itoa(pid)+".launch")
-}
-
-// logPath is the supervisor's log file.
-func logPath() string {
-	dir, err := config.StateDir()
-	if err != nil {
-		return "(none)"
-	}
-	return logfile.DefaultPath(dir)
-}
-
-// openLog opens the log file under the state directory (internal/logfile:
-// safely, rotated). Logs never go to the terminal, which the agent owns.
-func openLog() (*slog.Logger, func()) {
-	dir, err := config.StateDir()
-	var f *logfile.File
-	if err == nil {
-		f, err = logfile.Open(dir)
-	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "superclaude: no log file:", termtext.Clean(err.Error()))
-		return slog.New(slog.DiscardHandler), func() {}
-	}
-	log := slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: slog.LevelInfo})).With("supervisor", os.Getpid())
-	return log, func() { f.Close() }
 }
 
 // hintCommand is how claude's exit hint (`… --resume <id>`) names

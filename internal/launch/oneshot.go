@@ -1,4 +1,4 @@
-package main
+package launch
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 	"github.com/superclaude/superclaude/child"
 	"github.com/superclaude/superclaude/internal/envvar"
 	"github.com/superclaude/superclaude/internal/handover"
+	"github.com/superclaude/superclaude/internal/logfile"
 	"github.com/superclaude/superclaude/proc"
 	"github.com/superclaude/superclaude/supervise"
 	"github.com/superclaude/superclaude/watchdog"
@@ -40,11 +41,11 @@ import (
 //     claude), waits, sweeps what the agent left, and ends as the agent
 //     did — by the same signal (handover.DieBy). On Linux the commonest
 //     of these, `-p` first, is run by internal/handover before main; the
-//     sweep comes back here (finishRun) only when something is left.
+//     sweep comes back here (FinishRun) only when something is left.
 //
 // oneShot reports done=false when args are not a one-shot run of a known
 // profile; the supervision tree then takes them.
-func oneShot(o runOptions, args []string) (code int, done bool) {
+func oneShot(o Options, args []string) (code int, done bool) {
 	plan, ok := planOneShot(o, args)
 	if !ok {
 		return 0, false
@@ -58,7 +59,7 @@ func oneShot(o runOptions, args []string) (code int, done bool) {
 		err := syscall.Exec(plan.path, append([]string{plan.path}, args...), os.Environ())
 		return cannotStart(plan.command, &os.PathError{Op: "exec", Path: plan.path, Err: err}), true
 	}
-	code = runChild(plan.path, args, plan.sweep, o.grace)
+	code = runChild(plan.path, args, plan.sweep, o.Grace)
 	if plan.footer {
 		// claude's own help, then how to reach superclaude's.
 		fmt.Fprintln(os.Stdout, "\nsuperclaude: every argument above goes to claude unchanged; superclaude's own\n"+
@@ -81,15 +82,15 @@ type oneShotPlan struct {
 
 // planOneShot decides a one-shot run without doing anything; ok is false
 // when args are not one.
-func planOneShot(o runOptions, args []string) (plan oneShotPlan, ok bool) {
-	profile, ok := supervise.Profiles[o.profile]
-	command := firstNonEmpty(o.agent, profile.Command)
+func planOneShot(o Options, args []string) (plan oneShotPlan, ok bool) {
+	profile, ok := supervise.Profiles[o.Profile]
+	command := firstNonEmpty(o.Agent, profile.Command)
 	if !ok || profile.Scan == nil || command == "" {
-		return plan, false // supervised says what is wrong
+		return plan, false // Run says what is wrong
 	}
 	scan := profile.Scan
 	if profile.Name == supervise.Claude.Name {
-		scan = scanInstalledClaude(command) // as supervised scans it
+		scan = scanInstalledClaude(command) // as Run scans it
 	}
 	inv := scan(args)
 	if !inv.OneShot {
@@ -186,16 +187,16 @@ func childrenBefore() func(pid int) bool {
 	return func(pid int) bool { return ours[pid] }
 }
 
-// finishRun finishes a print-mode run internal/handover ran before main:
+// FinishRun finishes a print-mode run internal/handover ran before main:
 // the agent has exited and left something that may still run. It sweeps,
 // as runChild would have, and returns the exit code.
-func finishRun(r *handover.Run) int {
+func FinishRun(r *handover.Run) int {
 	// The hand-over takes no run with a SUPERCLAUDE_* option set, so
 	// these are the defaults.
-	o, _ := defaultOptions()
+	o, _ := FromEnv()
 	// The hand-over starts no agent beside children of ours from before
 	// (HasChildren), so there is nothing to spare.
-	sweepAfter(r.Marker, o.grace, r.Args, "before main", nil)
+	sweepAfter(r.Marker, o.Grace, r.Args, "before main", nil)
 	return handover.ExitCode(r.Status)
 }
 
@@ -221,7 +222,7 @@ func sweepAfter(marker string, grace time.Duration, args []string, started strin
 		total.Killed += res.Killed
 	}
 	if total.Found > 0 {
-		log, closeLog := openLog()
+		log, closeLog := logfile.Logger()
 		log.Info("one-shot run: swept what the agent left", "found", total.Found, "killed", total.Killed, "args", args, "started", started)
 		closeLog()
 	}
