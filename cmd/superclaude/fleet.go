@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -19,7 +18,6 @@ import (
 
 	"github.com/superclaude/superclaude/internal/cli"
 	"github.com/superclaude/superclaude/internal/config"
-	"github.com/superclaude/superclaude/internal/control"
 	"github.com/superclaude/superclaude/internal/envvar"
 	"github.com/superclaude/superclaude/internal/fleet"
 	"github.com/superclaude/superclaude/internal/remote"
@@ -91,7 +89,7 @@ func upCommand() *cobra.Command {
 			out := c.OutOrStdout()
 			if local {
 				fmt.Fprintf(out, "fleet %s is up: %s started, %d already running; sessions in %s\n",
-					spec.Name, plural(rep.Started, "pane", "panes"), rep.Running, spec.SessionsDir())
+					spec.Name, cli.Plural(rep.Started, "pane", "panes"), rep.Running, spec.SessionsDir())
 				for _, wt := range rep.Worktrees {
 					fmt.Fprintf(out, "new worktree %s\n", wt)
 				}
@@ -101,7 +99,7 @@ func upCommand() *cobra.Command {
 					continue // it failed there: the error says so
 				}
 				fmt.Fprintf(out, "on %s: %s started, %d already running; sessions in %s there\n",
-					h.Host, plural(h.Started, "pane", "panes"), h.Running, h.SessionsDir)
+					h.Host, cli.Plural(h.Started, "pane", "panes"), h.Running, h.SessionsDir)
 				for _, wt := range h.Worktrees {
 					fmt.Fprintf(out, "new worktree %s on %s\n", wt, h.Host)
 				}
@@ -189,9 +187,9 @@ has: those are kept, and named.`,
 				case h.NotUp:
 					fmt.Fprintf(out, "on %s: fleet %s was not up\n", h.Host, name)
 				case h.Err == nil:
-					fmt.Fprintf(out, "on %s: fleet %s is down: %s stopped, %d killed\n", h.Host, name, plural(h.Stopped, "supervisor", "supervisors"), h.Killed)
+					fmt.Fprintf(out, "on %s: fleet %s is down: %s stopped, %d killed\n", h.Host, name, cli.Plural(h.Stopped, "supervisor", "supervisors"), h.Killed)
 					if h.Foreign > 0 {
-						fmt.Fprintf(out, "on %s: kept the tmux session: %s in it not started by superclaude\n", h.Host, plural(h.Foreign, "pane was", "panes were"))
+						fmt.Fprintf(out, "on %s: kept the tmux session: %s in it not started by superclaude\n", h.Host, cli.Plural(h.Foreign, "pane was", "panes were"))
 					}
 				}
 			}
@@ -208,9 +206,9 @@ has: those are kept, and named.`,
 				return exitCode(130)
 			case err == nil && !local:
 			case err == nil:
-				fmt.Fprintf(out, "fleet %s is down: %s stopped, %d killed\n", name, plural(rep.Stopped, "supervisor", "supervisors"), rep.Killed)
+				fmt.Fprintf(out, "fleet %s is down: %s stopped, %d killed\n", name, cli.Plural(rep.Stopped, "supervisor", "supervisors"), rep.Killed)
 				if rep.Foreign > 0 {
-					fmt.Fprintf(out, "kept the tmux session: %s in it %s not started by superclaude\n", plural(rep.Foreign, "pane", "panes"), map[bool]string{true: "was", false: "were"}[rep.Foreign == 1])
+					fmt.Fprintf(out, "kept the tmux session: %s in it %s not started by superclaude\n", cli.Plural(rep.Foreign, "pane", "panes"), map[bool]string{true: "was", false: "were"}[rep.Foreign == 1])
 				}
 			case errors.Is(err, fleet.ErrNotUp) && cleanWorktrees:
 				fmt.Fprintf(out, "fleet %s is not up\n", name)
@@ -250,16 +248,9 @@ func paneIDCommand() *cobra.Command {
 	}
 }
 
-// sessionsFlags adds --sessions and --fleet, which say which sessions
-// directory a view reads.
-func sessionsFlags(cmd *cobra.Command, dir, fleetFile *string) {
-	cmd.Flags().StringVar(dir, "sessions", "", "the sessions directory (default: $"+envvar.SessionsDir+", else ./sessions when it exists, else your own)")
-	cmd.Flags().StringVar(fleetFile, "fleet", "", "read the sessions directory of this fleet file")
-}
-
-// viewStores opens the sessions roots a view reads: the one --sessions or
-// --fleet names, else every root of the user (the user's index knows them
-// all, wherever the view runs).
+// viewStores opens what a view reads: the sessions directory --sessions or
+// --fleet names, else every one of the user's. A fleet all on other hosts
+// has no sessions here: none, and no error.
 func viewStores(dir, fleetFile string) ([]*state.Store, error) {
 	if fleetFile != "" {
 		spec, err := fleet.Load(fleetFile)
@@ -271,31 +262,14 @@ func viewStores(dir, fleetFile string) ([]*state.Store, error) {
 			return nil, nil // a fleet all on other hosts: no sessions here
 		}
 	}
-	idx, err := config.IndexDir()
-	if err != nil {
-		return nil, err
-	}
-	report := func(err error) { fmt.Fprintln(os.Stderr, "superclaude: skipping:", termtext.Clean(err.Error())) }
-	if dir != "" {
-		s, err := state.OpenExistingIn(dir, idx)
-		if err != nil {
-			return nil, fmt.Errorf("no sessions directory: %w", err)
-		}
-		s.Report = report
-		return []*state.Store{s}, nil
-	}
-	home, err := sessions.OpenStore("view")
-	if err != nil {
-		return nil, err
-	}
-	var out []*state.Store
-	for _, root := range home.Roots() {
-		if s, err := state.OpenExistingIn(root, idx); err == nil {
-			s.Report = report
-			out = append(out, s)
-		}
-	}
-	return out, nil
+	return sessions.ViewStores(dir)
+}
+
+// sessionsFlags adds --sessions and --fleet, which say which sessions
+// directory a view reads.
+func sessionsFlags(cmd *cobra.Command, dir, fleetFile *string) {
+	cmd.Flags().StringVar(dir, "sessions", "", "the sessions directory (default: $"+envvar.SessionsDir+", else ./sessions when it exists, else your own)")
+	cmd.Flags().StringVar(fleetFile, "fleet", "", "read the sessions directory of this fleet file")
 }
 
 func statusCommand() *cobra.Command {
@@ -378,7 +352,7 @@ func writeStatus(w io.Writer, stores []*state.Store, keep func(state.Session) bo
 	// bounded time: a host that does not answer never holds up this
 	// machine's rows by more than that.
 	remote := hosts.views()
-	views := localViews(stores, keep)
+	views := sessions.LocalViews(stores, keep)
 	views = append(views, <-remote...)
 	if asJSON {
 		return cli.WriteJSONArray(w, views)
@@ -388,30 +362,6 @@ func writeStatus(w io.Writer, stores []*state.Store, keep func(state.Session) bo
 		return err
 	}
 	return cli.WriteTable(w, views, time.Now())
-}
-
-// localViews are this machine's sessions in stores that keep keeps, as
-// +status shows them.
-func localViews(stores []*state.Store, keep func(state.Session) bool) []cli.SessionView {
-	now := time.Now()
-	views := []cli.SessionView{}
-	for _, s := range stores {
-		sessions, err := s.List()
-		if errors.Is(err, fs.ErrNotExist) {
-			continue // not made yet: no sessions there
-		}
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "superclaude: sessions directory %s: %v\n", s.Root, err)
-			continue
-		}
-		for _, sess := range sessions {
-			if keep(sess) {
-				views = append(views, cli.View(sess, state.OwnerAlive(sess.State), now))
-			}
-		}
-	}
-	cli.MarkUnsupervised(views, hasControlSocket)
-	return views
 }
 
 func whyCommand() *cobra.Command {
@@ -431,7 +381,10 @@ new value); --json prints the events as JSON, one per line.`,
 			var sess *state.Session
 			var err error
 			if host == "" {
-				sess, err = whySession(dir, fleetFile, args)
+				var stores []*state.Store
+				if stores, err = viewStores(dir, fleetFile); err == nil {
+					sess, err = sessions.WhySession(stores, args)
+				}
 			}
 			if host != "" || errors.Is(err, state.ErrNoSession) && dir == "" && len(args) == 1 {
 				on, herr := onHost(host, local, true, fleetFile, strings.Join(args, ""), false)
@@ -521,72 +474,4 @@ new value); --json prints the events as JSON, one per line.`,
 	cmd.Flags().BoolVarP(&follow, "follow", "f", false, "keep printing events as they come")
 	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "print each event as recorded: its actor, reason, and every changed field of .state.json with its old and new value")
 	return cmd
-}
-
-// whySession is the session +why reads: the one args names — in the
-// sessions directory given, else in any of the user's — or this agent's or
-// this pane's.
-func whySession(dir, fleetFile string, args []string) (*state.Session, error) {
-	stores, err := viewStores(dir, fleetFile)
-	if err != nil {
-		return nil, err
-	}
-	if len(args) == 0 {
-		home, err := sessions.OpenStore("why")
-		if err != nil {
-			return nil, err
-		}
-		return findSession(home, "")
-	}
-	sess, err := findIn(stores, args[0])
-	if errors.Is(err, state.ErrNoSession) {
-		// A session removed (+session rm, prune) keeps its history in
-		// its sessions directory's event log.
-		for _, s := range stores {
-			if evs, _ := s.Events(args[0]); len(evs) > 0 {
-				return &state.Session{Name: args[0], Dir: filepath.Join(s.Root, args[0]), Store: s}, nil
-			}
-		}
-	}
-	return sess, err
-}
-
-// findIn finds the session which (a name or a directory) in stores. A name
-// two sessions directories share is refused with both directories named:
-// picking one silently would show, or restart, the wrong project's.
-func findIn(stores []*state.Store, which string) (*state.Session, error) {
-	var found []*state.Session
-	seen := map[string]bool{}
-	for _, s := range stores {
-		if sess, err := findNamed(s, which); err == nil && !seen[sess.Dir] {
-			seen[sess.Dir] = true
-			found = append(found, sess)
-		}
-	}
-	switch len(found) {
-	case 1:
-		return found[0], nil
-	case 0:
-		return nil, fmt.Errorf("no session %s in %s: %w", which, plural(len(stores), "sessions directory", "sessions directories"), state.ErrNoSession)
-	}
-	var dirs []string
-	for _, sess := range found {
-		dirs = append(dirs, sess.Dir)
-	}
-	return nil, fmt.Errorf("there is a session %s in %d sessions directories (%s): name one by its directory", which, len(found), strings.Join(dirs, ", "))
-}
-
-// plural is "1 thing" or "n things".
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}
-
-// hasControlSocket reports whether the supervisor with the given PID has a
-// control socket (control.FindSocket).
-func hasControlSocket(pid int) bool {
-	_, err := control.FindSocket(pid)
-	return err == nil
 }

@@ -1,69 +1,16 @@
 package main
 
 import (
-	"context"
 	"fmt"
-	"sort"
 	"strconv"
 
 	"github.com/spf13/cobra"
 
-	"github.com/superclaude/superclaude/internal/claude"
 	"github.com/superclaude/superclaude/internal/cli"
-	"github.com/superclaude/superclaude/internal/config"
 	"github.com/superclaude/superclaude/internal/launch"
 	"github.com/superclaude/superclaude/internal/sessions"
 	"github.com/superclaude/superclaude/proc"
-	"github.com/superclaude/superclaude/state"
 )
-
-// conversations lists what `+history [which]` lists: the conversations of
-// the session which names, else of the pane which names, else — which
-// empty — of this pane, or of this agent's session.
-func conversations(which string) ([]cli.Conversation, string, error) {
-	s, err := sessions.OpenStore("history")
-	if err != nil {
-		return nil, "", err
-	}
-	var keep func(session, pane string) bool
-	var what string
-	switch {
-	case which != "":
-		if store, name, err := named(s, which); err == nil && store.Exists(name) {
-			keep, what = func(sess, _ string) bool { return sess == name }, "session "+name
-		} else {
-			keep, what = func(_, pane string) bool { return pane == which }, "pane "+which
-		}
-	default:
-		if pane, _ := config.PaneID(context.Background()); pane != "" {
-			keep, what = func(_, p string) bool { return p == pane }, "this pane ("+pane+")"
-		} else if sess, err := mine(s); err == nil {
-			keep, what = func(n, _ string) bool { return n == sess.Name }, "session "+sess.Name
-		} else {
-			return nil, "", fmt.Errorf("not in a pane and no session for this agent: name a session or a pane")
-		}
-	}
-	var evs []state.Event
-	for _, root := range s.Roots() {
-		rs, _ := state.Open(root)
-		e, err := rs.Events("")
-		if err == nil {
-			evs = append(evs, e...)
-		}
-	}
-	sort.SliceStable(evs, func(i, j int) bool { return evs[i].Time.Before(evs[j].Time) })
-	cs := cli.History(evs, keep)
-	for i := range cs {
-		if cs[i].Transcript == "" {
-			continue
-		}
-		cs[i].FirstPrompt, _ = claude.FirstPrompt(cs[i].Transcript)
-		if h, err := claude.ReadTranscript(cs[i].Transcript); err == nil && len(h.Prompts) > 0 {
-			cs[i].LastPrompt = h.Prompts[len(h.Prompts)-1]
-		}
-	}
-	return cs, what, nil
-}
 
 func historyCommand() *cobra.Command {
 	var asJSON, local bool
@@ -86,7 +33,7 @@ superclaude +resume N resumes the Nth.`,
 			var what string
 			var err error
 			if host == "" {
-				cs, what, err = conversations(which)
+				cs, what, err = sessions.Conversations(which)
 			}
 			on, herr := onHost(host, local, err != nil || len(cs) == 0, "", which, true)
 			if herr != nil {
@@ -137,7 +84,7 @@ after a warning and a yes (--yes answers it, for scripts).`,
 			if len(args) == 2 {
 				which = args[1]
 			}
-			cs, what, err := conversations(which)
+			cs, what, err := sessions.Conversations(which)
 			if err != nil {
 				return err
 			}

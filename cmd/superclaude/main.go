@@ -15,6 +15,7 @@ import (
 
 	"github.com/superclaude/superclaude/internal/cli"
 	"github.com/superclaude/superclaude/internal/launch"
+
 	// Hands `superclaude --version` to the agent, and a copy of
 	// superclaude started as the agent to the real one, before the other
 	// packages initialise: Go's init order does it (see its doc).
@@ -145,7 +146,7 @@ claude subcommand, option or prompt:
 		SilenceErrors:     true,
 		CompletionOptions: cobra.CompletionOptions{DisableDefaultCmd: true},
 	}
-	root.AddCommand(sessionCommand(), newRunCmd(), statusLineCommand(), hookCommand(), logCommand(),
+	root.AddCommand(sessionCommand(), newRunCmd(), newStatusLineCmd(), newHookCmd(), newLogCmd(),
 		upCommand(), downCommand(), paneIDCommand(), remoteCommand(), statusCommand(), whyCommand(), versionCommand(),
 		historyCommand(), resumeCommand(), dashboardCommand())
 	root.AddCommand(completionCommand(root), newDoctorCmd(root))

@@ -23,6 +23,7 @@ import (
 	"github.com/superclaude/superclaude/internal/dashboard"
 	"github.com/superclaude/superclaude/internal/fleet"
 	"github.com/superclaude/superclaude/internal/remote"
+	"github.com/superclaude/superclaude/internal/sessions"
 	"github.com/superclaude/superclaude/internal/tmux"
 	"github.com/superclaude/superclaude/state"
 )
@@ -83,11 +84,11 @@ func hostOps() (map[string]remote.Handler, error) {
 					return []cli.SessionView{}, nil // that fleet has no sessions here
 				}
 			}
-			stores, err := viewStores(dir, "")
+			stores, err := sessions.ViewStores(dir)
 			if err != nil {
 				return nil, err
 			}
-			return localViews(stores, func(state.Session) bool { return true }), nil
+			return sessions.LocalViews(stores, func(state.Session) bool { return true }), nil
 		}),
 		opFind:       remote.Op(func(_ context.Context, a findArgs) (bool, error) { return findHere(a), nil }),
 		remote.OpRun: remote.RunHandler(exe, runnable),
@@ -238,14 +239,14 @@ type findArgs struct {
 // session or pane with conversations) which names.
 func findHere(a findArgs) bool {
 	if a.History {
-		cs, _, err := conversations(a.Which)
+		cs, _, err := sessions.Conversations(a.Which)
 		return err == nil && len(cs) > 0
 	}
-	stores, err := viewStores("", "")
+	stores, err := sessions.ViewStores("")
 	if err != nil {
 		return false
 	}
-	_, err = findIn(stores, a.Which)
+	_, err = sessions.FindIn(stores, a.Which)
 	return !errors.Is(err, state.ErrNoSession)
 }
 

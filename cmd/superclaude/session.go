@@ -7,108 +7,15 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
 	"github.com/superclaude/superclaude/internal/cli"
 	"github.com/superclaude/superclaude/internal/config"
-	"github.com/superclaude/superclaude/internal/control"
-	"github.com/superclaude/superclaude/internal/envvar"
 	"github.com/superclaude/superclaude/internal/sessions"
-	"github.com/superclaude/superclaude/proc"
 	"github.com/superclaude/superclaude/state"
 )
-
-// named returns the store and name of a session given as the seeds give
-// it: a bare name in the sessions directory, or a path to its directory.
-func named(s *state.Store, arg string) (*state.Store, string, error) {
-	if !strings.ContainsAny(arg, `/\`) {
-		return s, arg, state.CheckName(arg)
-	}
-	return s.At(arg)
-}
-
-// findSession is `session find`: the session --session names, else the
-// agent's own (state.Store.Mine: the one its supervisor activated last,
-// else this pane's).
-func findSession(s *state.Store, which string) (*state.Session, error) {
-	if which != "" {
-		sess, err := findNamed(s, which)
-		if errors.Is(err, state.ErrNoSession) && !strings.ContainsRune(which, filepath.Separator) {
-			// A bare name not in this directory's sessions: the user's
-			// other sessions directories, as +status lists them, so that
-			// `+session restart --session NAME` works from any shell.
-			if stores, serr := viewStores("", ""); serr == nil {
-				if found, ferr := findIn(stores, which); !errors.Is(ferr, state.ErrNoSession) {
-					return found, ferr
-				}
-			}
-		}
-		return sess, err
-	}
-	sess, err := mine(s)
-	if errors.Is(err, state.ErrNotFound) {
-		return nil, noSessionHere()
-	}
-	return sess, err
-}
-
-// noSessionHere says, in words, why a command that acts on "this" session
-// found none, and how to name one. (It used to say "no session for this
-// supervisor (pid N) or pane ("")", where pid N was the calling shell.)
-func noSessionHere() error {
-	const name = "name one with --session NAME (superclaude +status lists them)"
-	pane, _ := config.PaneID(context.Background())
-	if sup, err := config.Supervisor(); err == nil {
-		return fmt.Errorf("the agent of superclaude pid %d has no session yet (superclaude makes one once claude has started; a skill activates one with +session activate): %s", sup.PID, name)
-	}
-	if pane != "" {
-		return fmt.Errorf("this tmux pane (%s) has no session, and this shell runs under no superclaude: %s", pane, name)
-	}
-	return fmt.Errorf("this shell runs under no superclaude and in no tmux pane, so no session is its own: %s", name)
-}
-
-// findNamed loads the session which (a name in s, or a session directory)
-// names.
-func findNamed(s *state.Store, which string) (*state.Session, error) {
-	store, name, err := named(s, which)
-	if err != nil {
-		return nil, err
-	}
-	st, err := store.Load(name)
-	if err != nil {
-		return nil, err
-	}
-	return &state.Session{Name: name, Dir: filepath.Join(store.Root, name), State: st, Store: store}, nil
-}
-
-// activateTarget is where `+session activate DIR` creates or re-activates a
-// session: a bare name in the sessions directory, or a path whose parent
-// is the sessions directory or is itself named "sessions" — a project's
-// own, as the seeds' skills name it (`sessions/X`). Any other path is
-// refused: a session name never leads outside a sessions directory.
-func activateTarget(s *state.Store, arg string) (*state.Store, string, error) {
-	store, name, err := named(s, arg)
-	if err != nil {
-		return nil, "", err
-	}
-	if store.Root == s.Root {
-		return store, name, nil
-	}
-	if filepath.Base(store.Root) != "sessions" {
-		return nil, "", fmt.Errorf("session directory %s is neither in the sessions directory %s nor in a directory named sessions", arg, s.Root)
-	}
-	// A project's sessions directory that is a link (a cloned repository
-	// can ship sessions -> /elsewhere) would put state where the link
-	// points; the sessions directory the user configured may be one.
-	if fi, err := os.Lstat(store.Root); err == nil && fi.Mode()&os.ModeSymlink != 0 {
-		return nil, "", fmt.Errorf("session directory %s: %s is a symbolic link, which superclaude does not follow (name it in $%s to use it)",
-			arg, store.Root, envvar.SessionsDir)
-	}
-	return store, name, nil
-}
 
 func sessionCommand() *cobra.Command {
 	cmd := &cobra.Command{
@@ -147,7 +54,7 @@ named by $CLAUDE_SUPERVISOR_PID, unless --session names one.`,
 			if err != nil {
 				return err
 			}
-			sess, err := findSession(s, which)
+			sess, err := sessions.Find(s, which)
 			if err != nil {
 				return err
 			}
@@ -169,7 +76,7 @@ named by $CLAUDE_SUPERVISOR_PID, unless --session names one.`,
 			if err != nil {
 				return err
 			}
-			store, name, err := activateTarget(s, args[0])
+			store, name, err := sessions.ActivateTarget(s, args[0])
 			if err != nil {
 				return err
 			}
@@ -220,7 +127,7 @@ named by $CLAUDE_SUPERVISOR_PID, unless --session names one.`,
 			if err != nil {
 				return err
 			}
-			sess, err := findSession(s, which)
+			sess, err := sessions.Find(s, which)
 			if err != nil {
 				return err
 			}
@@ -275,7 +182,7 @@ turn it is in (a minute at most); --now restarts at once.`,
 			}
 			var sess *state.Session
 			if restartHost == "" {
-				sess, err = findSession(s, which)
+				sess, err = sessions.Find(s, which)
 			}
 			if restartHost != "" || errors.Is(err, state.ErrNoSession) {
 				on, herr := onHost(restartHost, restartLocal, true, "", which, false)
@@ -302,7 +209,7 @@ turn it is in (a minute at most); --now restarts at once.`,
 			if sup, err := config.Supervisor(); err == nil && state.OwnedBy(sess.State, sup) {
 				own = true
 			}
-			ans, err := requestRestart(sess, "superclaude +session restart", "", now || own, own)
+			ans, err := sessions.RequestRestart(sess, "superclaude +session restart", "", now || own, own)
 			if err != nil {
 				return err
 			}
@@ -374,7 +281,7 @@ turn it is in (a minute at most); --now restarts at once.`,
 			if len(args) == 1 {
 				w = args[0]
 			}
-			sess, err := findSession(s, w)
+			sess, err := sessions.Find(s, w)
 			if err != nil {
 				return err
 			}
@@ -429,40 +336,4 @@ func readStdinIfPiped(r io.Reader) (string, error) {
 	}
 	b, err := io.ReadAll(io.LimitReader(r, 1<<20))
 	return string(b), err
-}
-
-// requestRestart asks the live supervisor that owns sess — its identity
-// verified on the socket, so that no other process can take the request —
-// to restart its agent, for reason; transcript is the agent's transcript
-// when the caller knows it; byAgent says the agent's own turn asks (its
-// Bash tool). The supervisor writes the state; this command writes
-// nothing, so a session without a live owner is left as it was.
-func requestRestart(sess *state.Session, reason, transcript string, now, byAgent bool) (control.RestartAnswer, error) {
-	var ans control.RestartAnswer
-	owner := state.Owner(sess.State)
-	if !state.OwnerAlive(sess.State) {
-		return ans, fmt.Errorf("no live supervisor owns session %s (its owner, pid %d, is not running); nothing was changed", sess.Name, owner.PID)
-	}
-	if owner.Start == 0 {
-		// A seed-era file: verify what the PID is now.
-		id, err := proc.Of(owner.PID)
-		if err != nil {
-			return ans, fmt.Errorf("session %s: owner pid %d: %w", sess.Name, owner.PID, err)
-		}
-		owner = id
-	}
-	sock, err := socketOf(owner)
-	if errors.Is(err, control.ErrNoSocket) {
-		return ans, fmt.Errorf("session %s is held by pid %d, a shell where it was activated by hand (+session activate), not by superclaude: "+
-			"no agent of it can be restarted; it is let go when that shell exits; nothing was changed", sess.Name, owner.PID)
-	}
-	if err != nil {
-		return ans, err
-	}
-	ans, err = control.NewClient(sock, owner).Restart(context.Background(),
-		control.Restart{Session: sess.Dir, Reason: reason, Transcript: transcript, Now: now, ByAgent: byAgent})
-	if err != nil {
-		return ans, fmt.Errorf("session %s: its supervisor (pid %d) did not take the restart: %w; nothing was changed", sess.Name, owner.PID, err)
-	}
-	return ans, nil
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/superclaude/superclaude/internal/cli"
+	"github.com/superclaude/superclaude/internal/sessions"
 	"github.com/superclaude/superclaude/proc"
 	"github.com/superclaude/superclaude/state"
 )
@@ -26,11 +27,11 @@ activated, still runs is never removed: stop it first. The event log keeps
 its history (+why).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			stores, err := viewStores(dir, "")
+			stores, err := sessions.ViewStores(dir)
 			if err != nil {
 				return err
 			}
-			sess, err := findIn(stores, args[0])
+			sess, err := sessions.FindIn(stores, args[0])
 			if err != nil {
 				return err
 			}
@@ -66,7 +67,7 @@ it, and one that came back to life meanwhile is left alone.`,
 			if err != nil {
 				return fmt.Errorf("--older-than: %w", err)
 			}
-			stores, err := viewStores(dir, "")
+			stores, err := sessions.ViewStores(dir)
 			if err != nil {
 				return err
 			}
@@ -97,7 +98,7 @@ func prune(out io.Writer, idle []state.Idle, age string, yes bool, now time.Time
 	}
 	if !yes {
 		fmt.Fprintf(out, "%s idle for more than %s, that nothing runs (nothing removed; --yes removes them):\n",
-			plural(len(idle), "session", "sessions"), age)
+			cli.Plural(len(idle), "session", "sessions"), age)
 	}
 	removed := 0
 	for _, s := range idle {
@@ -115,7 +116,7 @@ func prune(out io.Writer, idle []state.Idle, age string, yes bool, now time.Time
 		fmt.Fprintln(out, line+"  removed")
 	}
 	if yes {
-		fmt.Fprintf(out, "removed %s\n", plural(removed, "session", "sessions"))
+		fmt.Fprintf(out, "removed %s\n", cli.Plural(removed, "session", "sessions"))
 	}
 	return nil
 }
@@ -135,7 +136,7 @@ func removeSession(s *state.Store, name, reason string) error {
 	if lerr != nil {
 		return err
 	}
-	if hasControlSocket(st.PID) {
+	if sessions.HasControlSocket(st.PID) {
 		return fmt.Errorf("session %s is running under superclaude pid %d: stop it first (the dashboard's s, or +down for a fleet)", name, st.PID)
 	}
 	return fmt.Errorf("session %s is held by pid %d, the shell where it was activated by hand: it is released when that shell exits", name, st.PID)

@@ -44,12 +44,14 @@ var layer = map[string]int{
 	"internal/claude": 2,
 	"internal/cli":    2,
 	"internal/remote": 2,
+
+	"supervise": 3,
 	// Every session of the user: which one a command means, and all of
 	// them for the views.
-	"internal/sessions": 2,
-
-	"supervise":          3,
-	"internal/dashboard": 3,
+	"internal/sessions": 3,
+	// What Claude Code calls back into: status line, hooks, +log.
+	"internal/agentside": 4,
+	"internal/dashboard": 4,
 
 	// A fleet file names agent profiles: fleet reads supervise's table.
 	"internal/fleet": 4,

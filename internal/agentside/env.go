@@ -1,0 +1,80 @@
+package agentside
+
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/superclaude/superclaude/internal/claude"
+	"github.com/superclaude/superclaude/internal/config"
+	"github.com/superclaude/superclaude/internal/control"
+	"github.com/superclaude/superclaude/internal/envvar"
+	"github.com/superclaude/superclaude/internal/logfile"
+	"github.com/superclaude/superclaude/state"
+)
+
+// maxPayload bounds what is read from claude on stdin.
+const maxPayload = 4 << 20
+
+// ReadPayload reads what a command of the agent side is given on stdin, at
+// most maxPayload.
+func ReadPayload(r io.Reader) []byte {
+	b, _ := io.ReadAll(io.LimitReader(r, maxPayload))
+	return b
+}
+
+// ReadClaudePayload is readPayload for what claude writes (the status
+// line's JSON): within claude.InputDeadline, so that a stdin never closed
+// does not hang the status line; nil when late.
+func ReadClaudePayload(r io.Reader) []byte {
+	b, _, _, _ := claude.ReadInput(r, maxPayload)
+	return b
+}
+
+// policy reads the guards' settings from the environment.
+func policy() claude.Policy {
+	p := claude.Policy{SessionRequired: os.Getenv(envvar.SessionRequired) == "1"}
+	if exe, err := os.Executable(); err == nil {
+		p.Self = filepath.Base(exe)
+	}
+	if v := os.Getenv(envvar.OverflowThreshold); v != "" {
+		if f, err := strconv.ParseFloat(v, 64); err == nil && f > 0 && f <= 1 {
+			p.Threshold = f
+		}
+	}
+	p.LimitContinue = limitContinue
+	return p
+}
+
+// limitContinue says who goes on after a usage limit resets, for the
+// agent this process runs under: nobody when its supervisor does not
+// (SUPERCLAUDE_LIMIT_CONTINUE=0), claude when one of its settings files —
+// the one superclaude gave it included — turns claude's own auto-continue
+// on, else superclaude.
+func limitContinue() string {
+	if os.Getenv(envvar.LimitContinue) == "0" {
+		return state.LimitByNobody
+	}
+	cwd, _ := os.Getwd()
+	var launched []string
+	if rt, err := control.RuntimeDir(); err == nil {
+		if sup, err := config.Supervisor(); err == nil {
+			launched = append(launched, filepath.Join(claude.LaunchDir(rt, sup.PID), "settings.json"))
+		}
+	}
+	if on, _ := claude.AutoContinueOn(cwd, claude.ConfigDir(), launched...); on {
+		return state.LimitByClaude
+	}
+	return state.LimitBySuperclaude
+}
+
+func logIf(err error, msg string) {
+	if err == nil || errors.Is(err, state.ErrNoSession) {
+		return
+	}
+	log, done := logfile.Logger()
+	log.Warn(msg, "err", err)
+	done()
+}

@@ -1,0 +1,325 @@
+package sessions
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/superclaude/superclaude/internal/claude"
+	"github.com/superclaude/superclaude/internal/cli"
+	"github.com/superclaude/superclaude/internal/config"
+	"github.com/superclaude/superclaude/internal/control"
+	"github.com/superclaude/superclaude/internal/envvar"
+	"github.com/superclaude/superclaude/internal/termtext"
+	"github.com/superclaude/superclaude/proc"
+	"github.com/superclaude/superclaude/state"
+)
+
+// Named returns the store and name of a session given as the seeds give
+// it: a bare name in the sessions directory, or a path to its directory.
+func Named(s *state.Store, arg string) (*state.Store, string, error) {
+	if !strings.ContainsAny(arg, `/\`) {
+		return s, arg, state.CheckName(arg)
+	}
+	return s.At(arg)
+}
+
+// Find is `session find`: the session --session names, else the
+// agent's own (state.Store.Mine: the one its supervisor activated last,
+// else this pane's).
+func Find(s *state.Store, which string) (*state.Session, error) {
+	if which != "" {
+		sess, err := FindNamed(s, which)
+		if errors.Is(err, state.ErrNoSession) && !strings.ContainsRune(which, filepath.Separator) {
+			// A bare name not in this directory's sessions: the user's
+			// other sessions directories, as +status lists them, so that
+			// `+session restart --session NAME` works from any shell.
+			if stores, serr := ViewStores(""); serr == nil {
+				if found, ferr := FindIn(stores, which); !errors.Is(ferr, state.ErrNoSession) {
+					return found, ferr
+				}
+			}
+		}
+		return sess, err
+	}
+	sess, err := Mine(s)
+	if errors.Is(err, state.ErrNotFound) {
+		return nil, noSessionHere()
+	}
+	return sess, err
+}
+
+// FindNamed loads the session which (a name in s, or a session directory)
+// names.
+func FindNamed(s *state.Store, which string) (*state.Session, error) {
+	store, name, err := Named(s, which)
+	if err != nil {
+		return nil, err
+	}
+	st, err := store.Load(name)
+	if err != nil {
+		return nil, err
+	}
+	return &state.Session{Name: name, Dir: filepath.Join(store.Root, name), State: st, Store: store}, nil
+}
+
+// ActivateTarget is where `+session activate DIR` creates or re-activates a
+// session: a bare name in the sessions directory, or a path whose parent
+// is the sessions directory or is itself named "sessions" — a project's
+// own, as the seeds' skills name it (`sessions/X`). Any other path is
+// refused: a session name never leads outside a sessions directory.
+func ActivateTarget(s *state.Store, arg string) (*state.Store, string, error) {
+	store, name, err := Named(s, arg)
+	if err != nil {
+		return nil, "", err
+	}
+	if store.Root == s.Root {
+		return store, name, nil
+	}
+	if filepath.Base(store.Root) != "sessions" {
+		return nil, "", fmt.Errorf("session directory %s is neither in the sessions directory %s nor in a directory named sessions", arg, s.Root)
+	}
+	// A project's sessions directory that is a link (a cloned repository
+	// can ship sessions -> /elsewhere) would put state where the link
+	// points; the sessions directory the user configured may be one.
+	if fi, err := os.Lstat(store.Root); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		return nil, "", fmt.Errorf("session directory %s: %s is a symbolic link, which superclaude does not follow (name it in $%s to use it)",
+			arg, store.Root, envvar.SessionsDir)
+	}
+	return store, name, nil
+}
+
+// RequestRestart asks the live supervisor that owns sess — its identity
+// verified on the socket, so that no other process can take the request —
+// to restart its agent, for reason; transcript is the agent's transcript
+// when the caller knows it; byAgent says the agent's own turn asks (its
+// Bash tool). The supervisor writes the state; this command writes
+// nothing, so a session without a live owner is left as it was.
+func RequestRestart(sess *state.Session, reason, transcript string, now, byAgent bool) (control.RestartAnswer, error) {
+	var ans control.RestartAnswer
+	owner := state.Owner(sess.State)
+	if !state.OwnerAlive(sess.State) {
+		return ans, fmt.Errorf("no live supervisor owns session %s (its owner, pid %d, is not running); nothing was changed", sess.Name, owner.PID)
+	}
+	if owner.Start == 0 {
+		// A seed-era file: verify what the PID is now.
+		id, err := proc.Of(owner.PID)
+		if err != nil {
+			return ans, fmt.Errorf("session %s: owner pid %d: %w", sess.Name, owner.PID, err)
+		}
+		owner = id
+	}
+	sock, err := socketOf(owner)
+	if errors.Is(err, control.ErrNoSocket) {
+		return ans, fmt.Errorf("session %s is held by pid %d, a shell where it was activated by hand (+session activate), not by superclaude: "+
+			"no agent of it can be restarted; it is let go when that shell exits; nothing was changed", sess.Name, owner.PID)
+	}
+	if err != nil {
+		return ans, err
+	}
+	ans, err = control.NewClient(sock, owner).Restart(context.Background(),
+		control.Restart{Session: sess.Dir, Reason: reason, Transcript: transcript, Now: now, ByAgent: byAgent})
+	if err != nil {
+		return ans, fmt.Errorf("session %s: its supervisor (pid %d) did not take the restart: %w; nothing was changed", sess.Name, owner.PID, err)
+	}
+	return ans, nil
+}
+
+// ViewStores opens the sessions roots a view reads: dir, when given
+// (--sessions, or the sessions directory of a fleet file), else every root
+// of the user (the user's index knows them all, wherever the view runs).
+func ViewStores(dir string) ([]*state.Store, error) {
+	idx, err := config.IndexDir()
+	if err != nil {
+		return nil, err
+	}
+	report := func(err error) { fmt.Fprintln(os.Stderr, "superclaude: skipping:", termtext.Clean(err.Error())) }
+	if dir != "" {
+		s, err := state.OpenExistingIn(dir, idx)
+		if err != nil {
+			return nil, fmt.Errorf("no sessions directory: %w", err)
+		}
+		s.Report = report
+		return []*state.Store{s}, nil
+	}
+	home, err := OpenStore("view")
+	if err != nil {
+		return nil, err
+	}
+	var out []*state.Store
+	for _, root := range home.Roots() {
+		if s, err := state.OpenExistingIn(root, idx); err == nil {
+			s.Report = report
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}
+
+// LocalViews are this machine's sessions in stores that keep keeps, as
+// +status shows them.
+func LocalViews(stores []*state.Store, keep func(state.Session) bool) []cli.SessionView {
+	now := time.Now()
+	views := []cli.SessionView{}
+	for _, s := range stores {
+		sessions, err := s.List()
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // not made yet: no sessions there
+		}
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "superclaude: sessions directory %s: %v\n", s.Root, err)
+			continue
+		}
+		for _, sess := range sessions {
+			if keep(sess) {
+				views = append(views, cli.View(sess, state.OwnerAlive(sess.State), now))
+			}
+		}
+	}
+	cli.MarkUnsupervised(views, HasControlSocket)
+	return views
+}
+
+// WhySession is the session +why reads: the one args names, in stores
+// (ViewStores), or this agent's or this pane's.
+func WhySession(stores []*state.Store, args []string) (*state.Session, error) {
+	if len(args) == 0 {
+		home, err := OpenStore("why")
+		if err != nil {
+			return nil, err
+		}
+		return Find(home, "")
+	}
+	sess, err := FindIn(stores, args[0])
+	if errors.Is(err, state.ErrNoSession) {
+		// A session removed (+session rm, prune) keeps its history in
+		// its sessions directory's event log.
+		for _, s := range stores {
+			if evs, _ := s.Events(args[0]); len(evs) > 0 {
+				return &state.Session{Name: args[0], Dir: filepath.Join(s.Root, args[0]), Store: s}, nil
+			}
+		}
+	}
+	return sess, err
+}
+
+// FindIn finds the session which (a name or a directory) in stores. A name
+// two sessions directories share is refused with both directories named:
+// picking one silently would show, or restart, the wrong project's.
+func FindIn(stores []*state.Store, which string) (*state.Session, error) {
+	var found []*state.Session
+	seen := map[string]bool{}
+	for _, s := range stores {
+		if sess, err := FindNamed(s, which); err == nil && !seen[sess.Dir] {
+			seen[sess.Dir] = true
+			found = append(found, sess)
+		}
+	}
+	switch len(found) {
+	case 1:
+		return found[0], nil
+	case 0:
+		return nil, fmt.Errorf("no session %s in %s: %w", which, cli.Plural(len(stores), "sessions directory", "sessions directories"), state.ErrNoSession)
+	}
+	var dirs []string
+	for _, sess := range found {
+		dirs = append(dirs, sess.Dir)
+	}
+	return nil, fmt.Errorf("there is a session %s in %d sessions directories (%s): name one by its directory", which, len(found), strings.Join(dirs, ", "))
+}
+
+// HasControlSocket reports whether the supervisor with the given PID has a
+// control socket (control.FindSocket).
+func HasControlSocket(pid int) bool {
+	_, err := control.FindSocket(pid)
+	return err == nil
+}
+
+// Mine is the session of the agent this process runs under: the one answer
+// of state.Store.Mine, for the supervisor and pane the environment names.
+func Mine(s *state.Store) (*state.Session, error) {
+	owner, _ := config.Owner()
+	pane, _ := config.PaneID(context.Background())
+	return s.Mine(owner, pane)
+}
+
+// socketOf returns where the supervisor owner listens: the socket the
+// environment names when owner is the environment's own supervisor, else
+// the socket control.FindSocket finds for it in the runtime directories.
+func socketOf(owner proc.Identity) (string, error) {
+	if sup, err := config.Supervisor(); err == nil && sup == owner {
+		if sock := os.Getenv(envvar.Socket); sock != "" {
+			return sock, nil
+		}
+	}
+	return control.FindSocket(owner.PID)
+}
+
+// Conversations lists what `+history [which]` lists: the conversations of
+// the session which names, else of the pane which names, else — which
+// empty — of this pane, or of this agent's session.
+func Conversations(which string) ([]cli.Conversation, string, error) {
+	s, err := OpenStore("history")
+	if err != nil {
+		return nil, "", err
+	}
+	var keep func(session, pane string) bool
+	var what string
+	switch {
+	case which != "":
+		if store, name, err := Named(s, which); err == nil && store.Exists(name) {
+			keep, what = func(sess, _ string) bool { return sess == name }, "session "+name
+		} else {
+			keep, what = func(_, pane string) bool { return pane == which }, "pane "+which
+		}
+	default:
+		if pane, _ := config.PaneID(context.Background()); pane != "" {
+			keep, what = func(_, p string) bool { return p == pane }, "this pane ("+pane+")"
+		} else if sess, err := Mine(s); err == nil {
+			keep, what = func(n, _ string) bool { return n == sess.Name }, "session "+sess.Name
+		} else {
+			return nil, "", fmt.Errorf("not in a pane and no session for this agent: name a session or a pane")
+		}
+	}
+	var evs []state.Event
+	for _, root := range s.Roots() {
+		rs, _ := state.Open(root)
+		e, err := rs.Events("")
+		if err == nil {
+			evs = append(evs, e...)
+		}
+	}
+	sort.SliceStable(evs, func(i, j int) bool { return evs[i].Time.Before(evs[j].Time) })
+	cs := cli.History(evs, keep)
+	for i := range cs {
+		if cs[i].Transcript == "" {
+			continue
+		}
+		cs[i].FirstPrompt, _ = claude.FirstPrompt(cs[i].Transcript)
+		if h, err := claude.ReadTranscript(cs[i].Transcript); err == nil && len(h.Prompts) > 0 {
+			cs[i].LastPrompt = h.Prompts[len(h.Prompts)-1]
+		}
+	}
+	return cs, what, nil
+}
+
+// noSessionHere says, in words, why a command that acts on "this" session
+// found none, and how to name one. (It used to say "no session for this
+// supervisor (pid N) or pane ("")", where pid N was the calling shell.)
+func noSessionHere() error {
+	const name = "name one with --session NAME (superclaude +status lists them)"
+	pane, _ := config.PaneID(context.Background())
+	if sup, err := config.Supervisor(); err == nil {
+		return fmt.Errorf("the agent of superclaude pid %d has no session yet (superclaude makes one once claude has started; a skill activates one with +session activate): %s", sup.PID, name)
+	}
+	if pane != "" {
+		return fmt.Errorf("this tmux pane (%s) has no session, and this shell runs under no superclaude: %s", pane, name)
+	}
+	return fmt.Errorf("this shell runs under no superclaude and in no tmux pane, so no session is its own: %s", name)
+}
