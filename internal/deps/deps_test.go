@@ -56,30 +56,30 @@ var layer = map[string]int{
 	// A fleet file names agent profiles: fleet reads supervise's table.
 	"internal/fleet": 4,
 	// Starting a supervised or one-shot run.
-	"internal/launch": 4,
+	"internal/launch": 5,
 
-	"cmd/superclaude": 5,
+	"cmd/superclaude": 6,
 
 	// Test support: above everything, so nothing but tests reaches it.
-	"testkit":             6,
-	"testkit/reexec":      6,
-	"testkit/fakeapi":     6,
-	"testkit/fakeopenai":  7,
-	"testkit/fakegemini":  7,
-	"testkit/fakeserver":  6,
-	"testkit/sshworld":    6,
-	"testkit/termshot":    6,
-	"testkit/fakeagent":   7,
-	"testkit/testbin":     7,
-	"testkit/fleetworld":  8,
-	"internal/deps":       9,
-	"e2e":                 9,
-	"internal/benchsuite": 9,
+	"testkit":             7,
+	"testkit/reexec":      7,
+	"testkit/fakeapi":     7,
+	"testkit/fakeopenai":  8,
+	"testkit/fakegemini":  8,
+	"testkit/fakeserver":  7,
+	"testkit/sshworld":    7,
+	"testkit/termshot":    7,
+	"testkit/fakeagent":   8,
+	"testkit/testbin":     8,
+	"testkit/fleetworld":  9,
+	"internal/deps":       10,
+	"e2e":                 10,
+	"internal/benchsuite": 10,
 
-	"cmd/superclaude/apptest": 9,
-	"cmd/superclaude/scripts": 9,
+	"cmd/superclaude/apptest": 10,
+	"cmd/superclaude/scripts": 10,
 	// The release snapshot's tests (GoReleaser's archives, install.sh).
-	"internal/release": 9,
+	"internal/release": 10,
 }
 
 type pkg struct {
