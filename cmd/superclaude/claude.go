@@ -54,21 +54,22 @@ func runHook(event string, stdin io.Reader, stdout, stderr io.Writer) error {
 
 // newLogCmd is `+log`: a skill's note appended to its session's log.
 func newLogCmd() *cobra.Command {
-	var file string
+	var file, which string
 	cmd := &cobra.Command{
 		Use:   "+log",
 		Short: "append stdin to the session's log (replaces log.sh; resets the logging heartbeat)",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
-			return runLog(file, c.InOrStdin(), c.OutOrStdout())
+			return runLog(file, which, c.InOrStdin(), c.OutOrStdout())
 		},
 	}
 	cmd.Flags().StringVar(&file, "file", "", "log file (default: the session's target file, else <SKILL>_LOG.md in the session directory)")
+	cmd.Flags().StringVar(&which, "session", "", "log to this session (name or path) instead of this agent's")
 	return cmd
 }
 
-func runLog(file string, stdin io.Reader, stdout io.Writer) error {
-	path, err := agentside.Log(string(agentside.ReadPayload(stdin)), file)
+func runLog(file, which string, stdin io.Reader, stdout io.Writer) error {
+	path, err := agentside.Log(string(agentside.ReadPayload(stdin)), file, which)
 	if err != nil {
 		return err
 	}

@@ -34,10 +34,10 @@ func logFile(sess *state.Session, flag string) (name, path string) {
 }
 
 // Log is `+log`: it appends text, under a heading of the time, to the log
-// of the session the agent works in — file, else the session's target
-// file, else <SKILL>_LOG.md — and resets the session's logging heartbeat.
-// It returns the file's path.
-func Log(text, file string) (string, error) {
+// of the session which names (a name or a directory; "": the one the agent
+// works in) — file, else the session's target file, else <SKILL>_LOG.md —
+// and resets the session's logging heartbeat. It returns the file's path.
+func Log(text, file, which string) (string, error) {
 	text = strings.TrimSpace(text)
 	if text == "" {
 		return "", errors.New("+log: nothing on stdin to log")
@@ -46,9 +46,11 @@ func Log(text, file string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	sess, err := sessions.Mine(store)
+	// --session as every +session subcommand has it (issue 19); else this
+	// agent's session.
+	sess, err := sessions.Find(store, which)
 	if err != nil {
-		return "", fmt.Errorf("+log: no session for this agent: %w", err)
+		return "", fmt.Errorf("+log: %w", err)
 	}
 	name, path := logFile(sess, file)
 	if err := sess.Store.AppendFile(path, fmt.Appendf(nil, "\n## %s\n\n%s\n", state.FormatTime(time.Now()), text)); err != nil {
