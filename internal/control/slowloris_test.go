@@ -90,7 +90,7 @@ func TestAttackSlowlorisHoldingEverySlotLetsATickThrough(t *testing.T) {
 	for i := range 20 {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		tick := append([]byte(`{"x":"`), bytes.Repeat([]byte("y"), 64<<10)...)
-		resp, err := Call(ctx, sock, me, Request{Op: OpStatusLine, Payload: append(tick, `"}`...)})
+		resp, err := roundTrip(ctx, sock, me, Request{Op: OpStatusLine, Payload: append(tick, `"}`...)})
 		cancel()
 		if err != nil || !resp.OK {
 			t.Fatalf("tick %d, with every slot held by a slowloris: %+v, %v", i, resp, err)
