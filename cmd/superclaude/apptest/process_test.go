@@ -116,18 +116,27 @@ func (h *harness) store() *state.Store {
 	return s
 }
 
-// session returns the session the supervisor with that pid owns.
+// session returns the session the supervisor with that pid owns. The
+// supervisor makes its own session once its agent has started, so a test
+// that has just seen the agent start may ask before it is there: it is
+// waited for, a few seconds at most.
 func (h *harness) session(supervisor int) *state.Session {
 	h.t.Helper()
 	id, err := proc.Of(supervisor)
 	if err != nil {
 		h.t.Fatalf("supervisor %d: %v", supervisor, err)
 	}
-	sess, err := h.store().FindByOwner(id)
-	if err != nil {
-		h.t.Fatalf("no session for supervisor %d: %v", supervisor, err)
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		sess, err := h.store().FindByOwner(id)
+		if err == nil {
+			return sess
+		}
+		if time.Now().After(deadline) {
+			h.t.Fatalf("no session for supervisor %d: %v", supervisor, err)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
-	return sess
 }
 
 // cooked checks that the terminal superclaude ran on is back in the mode
