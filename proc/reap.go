@@ -56,6 +56,7 @@ func FindMarkedIn(snap []Info, key string) []Marked {
 	self := unix.Getpid()
 	uid := unix.Getuid()
 	var out []Marked
+	var parents map[int]int // made for the first marker in another namespace
 	for _, p := range snap {
 		if p.PID == self || p.Zombie {
 			continue
@@ -68,11 +69,52 @@ func FindMarkedIn(snap []Info, key string) []Marked {
 		}
 		if v, ok := envValue(p.PID, prefix); ok {
 			// A marker in another PID namespace names a PID of that
-			// namespace: not evidence here (inOwnPIDNamespace).
+			// namespace — not evidence here (inOwnPIDNamespace) —
+			// unless it was carried there from this one.
 			if inOwnPIDNamespace(p.PID) {
+				out = append(out, Marked{Info: p, Value: v})
+				continue
+			}
+			if parents == nil {
+				parents = make(map[int]int, len(snap))
+				for _, q := range snap {
+					parents[q.PID] = q.PPID
+				}
+			}
+			if carriedIn(parents, p.PID, prefix, v) {
 				out = append(out, Marked{Info: p, Value: v})
 			}
 		}
 	}
 	return out
+}
+
+// carriedIn reports whether the marker (prefix, value v) of process pid,
+// in another PID namespace than the caller's, was carried into that
+// namespace from the caller's own: the outermost of its ancestors outside
+// the caller's namespace — the first process of the namespace a process
+// on this side made (a tool's `unshare --pid`, a sandbox) — carries the
+// same marker, inherited, so the PID in it is this namespace's. Such a
+// process, orphaned once its parent on this side exits, is otherwise seen
+// by nothing: a dead supervisor's sweep left it running for ever. A
+// container's first process (superclaude as PID 1, or the init in front
+// of it) does not carry the marker it gives its own processes: those stay
+// out, and so do those of a namespace nested in a container, whose
+// outermost ancestor outside this namespace is the container's.
+func carriedIn(parents map[int]int, pid int, prefix, v string) bool {
+	top := pid
+	for p, hops := parents[pid], 0; ; p, hops = parents[p], hops+1 {
+		if p <= 0 || hops > 4096 {
+			return false // no way back to this namespace
+		}
+		if inOwnPIDNamespace(p) {
+			break
+		}
+		top = p
+	}
+	if top == pid {
+		return true // the namespace's first process, carrying it
+	}
+	tv, ok := envValue(top, prefix)
+	return ok && tv == v
 }
