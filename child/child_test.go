@@ -70,6 +70,24 @@ func helper(mode string) {
 		// them.
 		fmt.Print(leftOnModes + "MODES ON\r\n")
 		time.Sleep(time.Hour)
+	case mode == "rawecho":
+		// A full-screen program: it starts, puts its terminal in raw mode
+		// half a second later, and reports every read.
+		time.Sleep(500 * time.Millisecond)
+		old, _ := term.MakeRaw(0)
+		fmt.Print("READY\r\n")
+		b := make([]byte, 1024)
+		for {
+			n, err := os.Stdin.Read(b)
+			if err != nil {
+				os.Exit(1)
+			}
+			fmt.Printf("got:%q\r\n", b[:n])
+			if bytes.Contains(b[:n], []byte("quit")) {
+				term.Restore(0, old)
+				os.Exit(0)
+			}
+		}
 	case mode == "echo":
 		// Reports whether it has a controlling terminal, then echoes lines
 		// and reports window size changes.

@@ -30,6 +30,16 @@ type Terminal struct {
 	sane  *unix.Termios
 	agent *Agent // the current agent; nil between agents
 	pump  sync.Once
+	// held is what was typed while no agent could take it (held.go), for
+	// the next agent; heldLost counts what came past maxHeld. passing
+	// lets new keys through to the current agent while held waits for
+	// it. All three under mu.
+	held     []byte
+	heldLost int
+	passing  bool
+	// inMu orders what reaches an agent: the pump's keys and the held
+	// ones it is given.
+	inMu sync.Mutex
 	// unguard removes the panic-time restore registered by MakeRaw.
 	unguard func()
 
@@ -147,19 +157,21 @@ func (t *Terminal) Size() *pty.Winsize {
 func (t *Terminal) Out() io.Writer { return t.output }
 
 // attach makes a receive what is typed from now on, starting the input
-// pump on first use.
+// pump on first use. When keys typed before it started are held, what is
+// typed next is held behind them, until a takes them (held.go).
 func (t *Terminal) attach(a *Agent) {
 	t.mu.Lock()
-	t.agent = a
+	t.agent, t.passing = a, false
 	t.mu.Unlock()
 	t.pump.Do(func() { guard.Go(t.copyInput) })
 }
 
-// detach stops sending input to a if it is still the current agent.
+// detach stops sending input to a if it is still the current agent: what
+// is typed from now on is held for the next one.
 func (t *Terminal) detach(a *Agent) {
 	t.mu.Lock()
 	if t.agent == a {
-		t.agent = nil
+		t.agent, t.passing = nil, false
 	}
 	t.mu.Unlock()
 }
@@ -172,17 +184,15 @@ func (t *Terminal) current() *Agent {
 
 // copyInput is the one input pump: it reads stdin for the life of the
 // program and hands each read to the current agent. Input typed while no
-// agent runs (between a kill and the next start) is dropped. The goroutine
-// never ends on its own; it does not keep the program alive, which exits
-// from main.
+// agent runs (between a kill and the next start) is held for the next
+// one (held.go). The goroutine never ends on its own; it does not keep
+// the program alive, which exits from main.
 func (t *Terminal) copyInput() {
 	buf := make([]byte, 32*1024)
 	for {
 		n, err := t.rin.Read(buf)
 		if n > 0 {
-			if a := t.current(); a != nil {
-				a.ptyIO.Write(buf[:n])
-			}
+			t.input(buf[:n])
 		}
 		if err != nil {
 			return

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -68,6 +69,94 @@ func TestPromptThatAsksForARestartRestartsOnce(t *testing.T) {
 	if st, _ := w.store().Load("X"); st.Halted != "" {
 		t.Fatalf("the session halted: %s", st.Halted)
 	}
+	tm.typeLine(pane, "/exit")
+	w.until("superclaude to exit", func() bool { return !proc.Alive(sup) })
+}
+
+// events returns every event of kind in the sessions roots the index
+// knows and the project's, oldest first.
+func (w *world) events(kind string) []state.Event {
+	var out []state.Event
+	seen := map[string]bool{}
+	for _, root := range append(w.store().Index().Roots(), w.sessions) {
+		if seen[root] {
+			continue
+		}
+		seen[root] = true
+		s, _ := state.Open(root)
+		evs, _ := s.Events("")
+		for _, ev := range evs {
+			if ev.Kind == kind {
+				out = append(out, ev)
+			}
+		}
+	}
+	return out
+}
+
+// Keys typed while no claude runs — here the pause after a crash, before
+// superclaude starts claude again — were dropped: the input pump had no
+// agent to give them to. Nothing a person typed may be lost: the line
+// typed then reaches the fresh claude, submitted, once it reads keys; the
+// keys that acted on the screen of the claude that ended — the "1" and
+// Enter of a dialog, Esc — are not passed on, and the screen and +why
+// say so, quoting them.
+func TestTextTypedDuringARestartReachesTheFreshClaude(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.setEnv("SUPERCLAUDE_CRASH_DELAY=4s")
+	tm := w.tmux()
+	pane := tm.pane("gap", "main", "C")
+	tm.send(pane, "superclaude")
+	sup := tm.supervisor(pane)
+	w.mine(sup.PID, "the supervisor's own session to bind", func(st *state.State) bool { return st.SessionID != "" })
+	tm.typeLine(pane, "hello")
+	w.mine(sup.PID, "the first turn to end", func(st *state.State) bool { return st.LastPromptID != "" && len(st.PendingPrompts) == 0 })
+	starts := len(w.agentStarts())
+	exits := len(w.events("agent-exit"))
+
+	// claude crashes; superclaude waits 4 s before it starts claude again.
+	old := agentPID(t, w)
+	if err := proc.Signal(old, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	w.until("superclaude to see claude end", func() bool { return len(w.events("agent-exit")) > exits })
+	const typed = "C: typed while claude restarted"
+	mark := w.api.Mark()
+	tm.must("send-keys", "-t", pane, "1")
+	tm.must("send-keys", "-t", pane, "Enter")
+	tm.must("send-keys", "-t", pane, "Escape")
+	time.Sleep(100 * time.Millisecond)
+	tm.must("send-keys", "-t", pane, "-l", typed)
+	tm.must("send-keys", "-t", pane, "Enter")
+	if n := len(w.agentStarts()); n != starts {
+		t.Fatalf("claude started again before the keys were typed (%d starts, was %d): the test typed too late", n, starts)
+	}
+
+	got, ok := w.api.WaitAfter(mark, wait, func(r *fakeapi.Request) bool { return strings.Contains(r.LastUserText(), typed) })
+	if !ok {
+		t.Fatalf("the line typed while claude restarted never reached the fresh claude; screen:\n%s", tm.capture(pane))
+	}
+	if got.SessionID == "" || len(w.agentStarts()) <= starts {
+		t.Fatal("the line reached the API, but not from a fresh claude")
+	}
+	for _, r := range w.api.Requests()[mark:] {
+		if strings.TrimSpace(r.LastUserText()) == "1" {
+			t.Fatal(`the "1" of a dialog that was gone was sent to the model as a prompt`)
+		}
+	}
+	screen := tm.waitScreen(pane, "are not passed on")
+	if !strings.Contains(screen, `"1" and Enter`) || !strings.Contains(screen, "Esc") {
+		t.Fatalf("the screen does not name the keys not passed on:\n%s", screen)
+	}
+	w.until("+why to say what the fresh claude was given", func() bool {
+		for _, ev := range w.events("typeahead") {
+			if strings.Contains(ev.Reason, typed) && strings.Contains(ev.Reason, "Esc") {
+				return true
+			}
+		}
+		return false
+	})
 	tm.typeLine(pane, "/exit")
 	w.until("superclaude to exit", func() bool { return !proc.Alive(sup) })
 }

@@ -121,6 +121,7 @@ func (a *agentService) Serve(ctx context.Context) error {
 		if testHookBeforeStart != nil {
 			testHookBeforeStart(s)
 		}
+		s.tellHeld()
 		ag, err := child.Start(spec, s.cfg.Terminal)
 		// The session as the decision left it, its write done.
 		a.recorded()
@@ -150,6 +151,9 @@ func (a *agentService) Serve(ctx context.Context) error {
 		}
 		s.learned = ""
 		s.mu.Unlock()
+		if ag.HasTypeahead() {
+			guard.Go(func() { s.giveTypeahead(ag) })
+		}
 		s.wd.Watch(ag.Identity())
 		if s.stopping.Load() {
 			// A stop that came while the agent was being started found

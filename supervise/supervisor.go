@@ -609,6 +609,7 @@ func (s *Supervisor) result(treeErr error) Result {
 	if r.Reason == "" && treeErr != nil && !errors.Is(treeErr, suture.ErrTerminateSupervisorTree) {
 		r.Reason = treeErr.Error()
 	}
+	r.Message = joinLines(r.Message, s.heldAtEnd(s.mine()))
 	s.log.Info("supervisor stopped", "exit", r.ExitCode, "reason", r.Reason)
 	return r
 }

@@ -1,0 +1,123 @@
+package child
+
+import (
+	"bufio"
+	"strings"
+	"testing"
+	"time"
+)
+
+// eventually polls cond for up to 10 s.
+func eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// Keys typed between one agent's end and the next one's start were
+// dropped (the pump had no agent to give them to). They are held, and the
+// next agent gets them once it reads keys, as the person typed them —
+// with what was typed while it started held behind, in order — and
+// nothing before: a program still cooked would have echoed them over its
+// screen.
+func TestKeysTypedBetweenAgentsReachTheNextOne(t *testing.T) {
+	tt, master := userTerminal(t)
+	if err := tt.MakeRaw(); err != nil {
+		t.Fatal(err)
+	}
+	r := bufio.NewReader(master)
+	first, err := Start(spec("echo"), tt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	readUntil(t, r, "tty=true")
+	master.Write([]byte("quit\r"))
+	first.Wait()
+
+	// No agent runs: typed now, it waits.
+	master.Write([]byte("fix the tests\r"))
+	eventually(t, "the keys to be held", func() bool { return len(tt.Held().Submitted) == 1 })
+
+	second, err := Start(spec("rawecho"), tt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !second.HasTypeahead() {
+		t.Fatal("the next agent has nothing waiting for it")
+	}
+	if second.ReadsKeys() {
+		t.Fatal("an agent that has not gone raw yet reads keys")
+	}
+	// Typed while it starts: held behind the rest.
+	master.Write([]byte("and more"))
+	readUntil(t, r, "READY")
+	eventually(t, "the agent to read keys", second.ReadsKeys)
+	eventually(t, "the late keys to be held", func() bool { return tt.Held().Tail == "and more" })
+	ta, err := second.GiveTypeahead()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(ta.Submitted, "|") != "fix the tests" || ta.Tail != "and more" || len(ta.Dropped) != 0 {
+		t.Fatalf("gave %#v", ta)
+	}
+	out := readUntil(t, r, `and more"`)
+	got := ""
+	for _, line := range strings.Split(out, "\r\n") {
+		if q, ok := strings.CutPrefix(line, "got:"); ok {
+			got += q
+		}
+	}
+	if got != `"fix the tests""\r""and more"` && got != `"fix the tests""\rand more"` {
+		t.Fatalf("the agent got the held keys as %s, not in order (the text, then Enter, then the rest)", got)
+	}
+	if second.HasTypeahead() || len(tt.Held().Submitted) > 0 {
+		t.Fatal("still held after it was given")
+	}
+	// From now on keys go straight through.
+	master.Write([]byte("quit"))
+	if e := second.Wait(); e.Code != 0 {
+		t.Fatalf("exit %+v", e)
+	}
+}
+
+// While the next agent shows something of its own to answer, the person
+// answers it: keys pass, and what was held still waits.
+func TestPassKeysLetsNewKeysThroughAndKeepsTheHeldOnes(t *testing.T) {
+	tt, master := userTerminal(t)
+	if err := tt.MakeRaw(); err != nil {
+		t.Fatal(err)
+	}
+	r := bufio.NewReader(master)
+	first, err := Start(spec("echo"), tt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	readUntil(t, r, "tty=true")
+	master.Write([]byte("quit\r"))
+	first.Wait()
+	master.Write([]byte("the next step\r"))
+	eventually(t, "the keys to be held", func() bool { return len(tt.Held().Submitted) == 1 })
+
+	second, err := Start(spec("rawecho"), tt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	readUntil(t, r, "READY")
+	second.PassKeys()
+	master.Write([]byte("2"))
+	readUntil(t, r, `got:"2"`)
+	if !second.HasTypeahead() || strings.Join(tt.Held().Submitted, "") != "the next step" {
+		t.Fatalf("the held keys did not wait: %#v", tt.Held())
+	}
+	if _, err := second.GiveTypeahead(); err != nil {
+		t.Fatal(err)
+	}
+	readUntil(t, r, `got:"the next step"`)
+	master.Write([]byte("quit"))
+	second.Wait()
+}
