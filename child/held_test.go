@@ -2,6 +2,7 @@ package child
 
 import (
 	"bufio"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -19,13 +20,12 @@ func eventually(t *testing.T, what string, cond func() bool) {
 	}
 }
 
-// Keys typed between one agent's end and the next one's start were
-// dropped (the pump had no agent to give them to). They are held, and the
-// next agent gets them once it reads keys, as the person typed them —
-// with what was typed while it started held behind, in order — and
-// nothing before: a program still cooked would have echoed them over its
-// screen.
-func TestKeysTypedBetweenAgentsReachTheNextOne(t *testing.T) {
+// typedBetweenAgents runs an agent on a raw terminal of the person's to
+// its end, then types a line ending in Enter while no agent runs, and
+// waits until the terminal holds it. It returns the terminal, the
+// person's side of it, and a reader of what it shows.
+func typedBetweenAgents(t *testing.T, line string) (*Terminal, *os.File, *bufio.Reader) {
+	t.Helper()
 	tt, master := userTerminal(t)
 	if err := tt.MakeRaw(); err != nil {
 		t.Fatal(err)
@@ -38,10 +38,19 @@ func TestKeysTypedBetweenAgentsReachTheNextOne(t *testing.T) {
 	readUntil(t, r, "tty=true")
 	master.Write([]byte("quit\r"))
 	first.Wait()
-
-	// No agent runs: typed now, it waits.
-	master.Write([]byte("fix the tests\r"))
+	master.Write([]byte(line))
 	eventually(t, "the keys to be held", func() bool { return len(tt.Held().Submitted) == 1 })
+	return tt, master, r
+}
+
+// Keys typed between one agent's end and the next one's start were
+// dropped (the pump had no agent to give them to). They are held, and the
+// next agent gets them once it reads keys, as the person typed them —
+// with what was typed while it started held behind, in order — and
+// nothing before: a program still cooked would have echoed them over its
+// screen.
+func TestKeysTypedBetweenAgentsReachTheNextOne(t *testing.T) {
+	tt, master, r := typedBetweenAgents(t, "fix the tests\r")
 
 	second, err := Start(spec("rawecho"), tt)
 	if err != nil {
@@ -88,20 +97,7 @@ func TestKeysTypedBetweenAgentsReachTheNextOne(t *testing.T) {
 // While the next agent shows something of its own to answer, the person
 // answers it: keys pass, and what was held still waits.
 func TestPassKeysLetsNewKeysThroughAndKeepsTheHeldOnes(t *testing.T) {
-	tt, master := userTerminal(t)
-	if err := tt.MakeRaw(); err != nil {
-		t.Fatal(err)
-	}
-	r := bufio.NewReader(master)
-	first, err := Start(spec("echo"), tt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	readUntil(t, r, "tty=true")
-	master.Write([]byte("quit\r"))
-	first.Wait()
-	master.Write([]byte("the next step\r"))
-	eventually(t, "the keys to be held", func() bool { return len(tt.Held().Submitted) == 1 })
+	tt, master, r := typedBetweenAgents(t, "the next step\r")
 
 	second, err := Start(spec("rawecho"), tt)
 	if err != nil {

@@ -36,14 +36,7 @@ func TestPromptThatAsksForARestartRestartsOnce(t *testing.T) {
 	const typed = "run: superclaude +session restart"
 	mark := w.api.Mark()
 	tm.typeLine(pane, typed)
-	cont, ok := w.api.WaitAfter(mark, wait, isContinuation)
-	if !ok {
-		t.Fatalf("no fresh claude continued; screen:\n%s", tm.capture(pane))
-	}
-	if cont.SessionID == conv {
-		t.Fatal("the continuation ran in the old conversation")
-	}
-	first := firstTurnOf(w, cont.SessionID)
+	first := freshFirstTurn(t, w, tm, pane, mark, conv)
 	text := strings.Join(first.UserTexts(), "\n")
 	if !strings.Contains(text, state.CarriedIntro) || !strings.Contains(text, "> "+typed) {
 		t.Fatalf("the fresh claude's first request does not quote the prompt that asked for the restart:\n%s", text)
@@ -52,9 +45,10 @@ func TestPromptThatAsksForARestartRestartsOnce(t *testing.T) {
 		t.Fatalf("the fresh claude is told to carry out the prompt that asked for the restart again:\n%s", text)
 	}
 
-	// The fresh claude's turn ends (the fake model answers "ok"); a
-	// second restart, had one been asked for, comes within seconds.
-	w.api.WaitAfter(mark, wait, func(r *fakeapi.Request) bool { return r.SessionID == cont.SessionID && r.Kind == fakeapi.KindTurn })
+	// The fresh claude's turn ends (the fake model answers "ok"), which
+	// answers the prompt; a second restart, had one been asked for,
+	// comes within seconds.
+	w.session("X", "the prompt answered by the fresh claude's turn", func(st *state.State) bool { return len(st.PendingPrompts) == 0 })
 	deadline := time.Now().Add(15 * time.Second)
 	for time.Now().Before(deadline) {
 		if n := len(w.agentStarts()) - starts; n > 1 {
@@ -65,33 +59,11 @@ func TestPromptThatAsksForARestartRestartsOnce(t *testing.T) {
 	if n := len(w.agentStarts()) - starts; n != 1 {
 		t.Fatalf("%d restarts; want 1", n)
 	}
-	w.session("X", "the prompt answered by the fresh claude's turn", func(st *state.State) bool { return len(st.PendingPrompts) == 0 })
 	if st, _ := w.store().Load("X"); st.Halted != "" {
 		t.Fatalf("the session halted: %s", st.Halted)
 	}
 	tm.typeLine(pane, "/exit")
 	w.until("superclaude to exit", func() bool { return !proc.Alive(sup) })
-}
-
-// events returns every event of kind in the sessions roots the index
-// knows and the project's, oldest first.
-func (w *world) events(kind string) []state.Event {
-	var out []state.Event
-	seen := map[string]bool{}
-	for _, root := range append(w.store().Index().Roots(), w.sessions) {
-		if seen[root] {
-			continue
-		}
-		seen[root] = true
-		s, _ := state.Open(root)
-		evs, _ := s.Events("")
-		for _, ev := range evs {
-			if ev.Kind == kind {
-				out = append(out, ev)
-			}
-		}
-	}
-	return out
 }
 
 // Keys typed while no claude runs — here the pause after a crash, before

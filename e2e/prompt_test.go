@@ -28,6 +28,21 @@ func firstTurnOf(w *world, id string) *fakeapi.Request {
 	return nil
 }
 
+// freshFirstTurn waits for the continuation of a fresh claude after mark
+// and returns that claude's first request; the test fails when none
+// comes, or when it ran in the old conversation, old.
+func freshFirstTurn(t *testing.T, w *world, tm *tmuxServer, pane string, mark int, old string) *fakeapi.Request {
+	t.Helper()
+	cont, ok := w.api.WaitAfter(mark, wait, isContinuation)
+	if !ok {
+		t.Fatalf("no fresh claude continued; screen:\n%s", tm.capture(pane))
+	}
+	if cont.SessionID == old {
+		t.Fatal("the continuation ran in the old conversation")
+	}
+	return firstTurnOf(w, cont.SessionID)
+}
+
 // carriesVerbatim reports whether a request's user messages hold prompt,
 // verbatim, as the person's own words.
 func carriesVerbatim(r *fakeapi.Request, prompt string) bool {
@@ -74,14 +89,7 @@ func TestPromptTypedAtFullContextReachesTheFreshClaude(t *testing.T) {
 	mark = w.api.Mark()
 	tm.typeLine(pane, typed)
 
-	cont, ok := w.api.WaitAfter(mark, wait, isContinuation)
-	if !ok {
-		t.Fatalf("no fresh claude continued; screen:\n%s", tm.capture(pane))
-	}
-	if cont.SessionID == conv {
-		t.Fatal("the continuation ran in the overflowed conversation")
-	}
-	first := firstTurnOf(w, cont.SessionID)
+	first := freshFirstTurn(t, w, tm, pane, mark, conv)
 	if !carriesVerbatim(first, typed) {
 		t.Fatalf("the fresh claude's first request does not carry %q verbatim:\n%s", typed, strings.Join(first.UserTexts(), "\n---\n"))
 	}
@@ -162,14 +170,7 @@ func promptBeforeRestart(t *testing.T, before time.Duration) {
 		t.Fatalf("restart: %v %+v", err, ans)
 	}
 
-	cont, ok := w.api.WaitAfter(mark, wait, isContinuation)
-	if !ok {
-		t.Fatalf("no fresh claude continued; screen:\n%s", tm.capture(pane))
-	}
-	if cont.SessionID == conv {
-		t.Fatal("the continuation ran in the old conversation")
-	}
-	first := firstTurnOf(w, cont.SessionID)
+	first := freshFirstTurn(t, w, tm, pane, mark, conv)
 	if !carriesVerbatim(first, typed) {
 		t.Fatalf("the fresh claude's first request does not carry %q verbatim:\n%s", typed, strings.Join(first.UserTexts(), "\n---\n"))
 	}

@@ -106,13 +106,9 @@ func overflowRestart(t *testing.T, w *world, typeLine func(string), sup proc.Ide
 func agentPID(t *testing.T, w *world) proc.Identity {
 	t.Helper()
 	var pid int
-	for _, root := range append(w.store().Index().Roots(), w.sessions) {
-		s, _ := state.Open(root)
-		evs, _ := s.Events("")
-		for _, ev := range evs {
-			if f, ok := ev.Detail["pid"].(float64); ok && ev.Kind == "agent-start" {
-				pid = int(f)
-			}
+	for _, ev := range w.events("agent-start") {
+		if f, ok := ev.Detail["pid"].(float64); ok {
+			pid = int(f)
 		}
 	}
 	id, err := proc.Of(pid)

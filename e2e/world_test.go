@@ -290,14 +290,10 @@ func (w *world) mine(supervisor int, what string, ok func(*state.State) bool) *s
 	return sess
 }
 
-// agentStarts reads every agent-start event of the sessions roots the
-// index knows and the project's: each start's arguments, oldest first.
-func (w *world) agentStarts() [][]string {
-	type start struct {
-		at   time.Time
-		args []string
-	}
-	var all []start
+// events returns every event of kind in the sessions roots the index
+// knows and the project's, oldest first.
+func (w *world) events(kind string) []state.Event {
+	var out []state.Event
 	seen := map[string]bool{}
 	for _, root := range append(w.store().Index().Roots(), w.sessions) {
 		if seen[root] {
@@ -307,18 +303,23 @@ func (w *world) agentStarts() [][]string {
 		s, _ := state.Open(root)
 		evs, _ := s.Events("")
 		for _, ev := range evs {
-			if ev.Kind == "agent-start" {
-				var args []string
-				raw, _ := json.Marshal(ev.Detail["args"])
-				json.Unmarshal(raw, &args)
-				all = append(all, start{ev.Time, args})
+			if ev.Kind == kind {
+				out = append(out, ev)
 			}
 		}
 	}
-	sort.SliceStable(all, func(i, j int) bool { return all[i].at.Before(all[j].at) })
-	out := make([][]string, len(all))
-	for i, s := range all {
-		out[i] = s.args
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Time.Before(out[j].Time) })
+	return out
+}
+
+// agentStarts reads every agent-start event of the sessions roots the
+// index knows and the project's: each start's arguments, oldest first.
+func (w *world) agentStarts() [][]string {
+	evs := w.events("agent-start")
+	out := make([][]string, len(evs))
+	for i, ev := range evs {
+		raw, _ := json.Marshal(ev.Detail["args"])
+		json.Unmarshal(raw, &out[i])
 	}
 	return out
 }
