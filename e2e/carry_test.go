@@ -117,7 +117,8 @@ func TestTextTypedDuringARestartReachesTheFreshClaude(t *testing.T) {
 			t.Fatal(`the "1" of a dialog that was gone was sent to the model as a prompt`)
 		}
 	}
-	screen := tm.waitScreen(pane, "are not passed on")
+	// claude clears the screen as it starts: its status line says it.
+	screen := tm.waitScreen(pane, "not passed on")
 	if !strings.Contains(screen, `"1" and Enter`) || !strings.Contains(screen, "Esc") {
 		t.Fatalf("the screen does not name the keys not passed on:\n%s", screen)
 	}

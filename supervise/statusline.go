@@ -53,8 +53,31 @@ func (s *Supervisor) statusLine(payload json.RawMessage) control.Response {
 	if !s.cfg.Policy.LimitContinue {
 		info.LimitContinue = state.LimitByNobody
 	}
+	info.Notice = s.currentNotice(time.Now())
 	resp.Data, _ = json.Marshal(info)
 	return resp
+}
+
+// noticeFor is how long a notice stays on the status line.
+const noticeFor = 2 * time.Minute
+
+// setNotice puts text on the status line for noticeFor: a word for the
+// person that a line printed between two agents would not keep, as
+// claude clears the screen when it starts.
+func (s *Supervisor) setNotice(text string) {
+	s.seenMu.Lock()
+	s.lineNotice, s.lineNoticeUntil = text, time.Now().Add(noticeFor)
+	s.seenMu.Unlock()
+}
+
+// currentNotice is the status line's notice at now, "" when none.
+func (s *Supervisor) currentNotice(now time.Time) string {
+	s.seenMu.Lock()
+	defer s.seenMu.Unlock()
+	if now.After(s.lineNoticeUntil) {
+		return ""
+	}
+	return s.lineNotice
 }
 
 // storeFailed records whether the last tick could be stored (err nil:

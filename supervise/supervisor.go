@@ -190,6 +190,11 @@ type Supervisor struct {
 	// (unsavedNote).
 	unsavedFrom, unsavedUntil               time.Time
 	unsavedWhy, unsavedSession, unsavedRoot string
+	// lineNotice is what the status line tells the person until
+	// lineNoticeUntil (under seenMu): what a fresh agent, which clears the
+	// screen as it starts, would otherwise hide (setNotice).
+	lineNotice      string
+	lineNoticeUntil time.Time
 
 	stopping   atomic.Bool
 	stopSignal atomic.Int32

@@ -27,7 +27,8 @@ var typeaheadWait = 30 * time.Second
 
 // tellHeld tells the person, on the terminal between two agents, what
 // they typed while none ran: what the next agent will be given, and what
-// it will not, quoted.
+// it will not, quoted. claude clears the screen as it starts, so what is
+// not given is said on its status line too (setNotice).
 func (s *Supervisor) tellHeld() {
 	ta := s.cfg.Terminal.Held()
 	var lines []string
@@ -38,8 +39,14 @@ func (s *Supervisor) tellHeld() {
 	if len(ta.Dropped) > 0 {
 		lines = append(lines, fmt.Sprintf("superclaude: keys you typed while %s restarted are not passed on, as they acted on the screen of the one that ended: %s",
 			s.cfg.Profile.Name, strings.Join(ta.Dropped, ", ")))
+		s.setNotice(droppedNotice(ta.Dropped))
 	}
 	s.say(strings.Join(lines, "\n"))
+}
+
+// droppedNotice is the status line's word on keys not passed on.
+func droppedNotice(dropped []string) string {
+	return "superclaude: keys typed during the restart not passed on: " + strings.Join(dropped, ", ") + " (+why says more)"
 }
 
 // giveTypeahead gives ag what was held for it once it is ready for keys
@@ -78,6 +85,7 @@ func (s *Supervisor) giveTypeahead(ag *child.Agent) {
 		}
 		if len(ta.Dropped) > 0 {
 			what += "; not given, as they acted on the screen of the agent that ended: " + strings.Join(ta.Dropped, ", ")
+			s.setNotice(droppedNotice(ta.Dropped))
 		}
 		s.event("typeahead", what, map[string]any{"lines": len(ta.Submitted), "dropped": len(ta.Dropped)})
 		return

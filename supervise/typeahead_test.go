@@ -34,3 +34,19 @@ func TestKeysReadiness(t *testing.T) {
 		}
 	}
 }
+
+// Keys not passed on are said on the status line — claude clears the
+// screen as it starts — for a while after the restart, then no more.
+func TestTheStatusLineSaysWhatWasNotPassedOnForAWhile(t *testing.T) {
+	s := &Supervisor{}
+	if s.currentNotice(time.Now()) != "" {
+		t.Fatal("a notice before any")
+	}
+	s.setNotice(droppedNotice([]string{"Esc", `"1" and Enter`}))
+	if got := s.currentNotice(time.Now()); got != `superclaude: keys typed during the restart not passed on: Esc, "1" and Enter (+why says more)` {
+		t.Fatalf("notice %q", got)
+	}
+	if got := s.currentNotice(time.Now().Add(noticeFor + time.Second)); got != "" {
+		t.Fatalf("still said after %s: %q", noticeFor, got)
+	}
+}

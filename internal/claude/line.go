@@ -43,6 +43,10 @@ type LineInfo struct {
 	// Restarted says the agent is the fresh one of an overflow restart,
 	// not yet past its own threshold: overflow advice would be stale.
 	Restarted bool
+	// Notice is what superclaude has to tell the person since the agent
+	// started, which a line it printed before would not show: claude
+	// clears the screen as it starts. It goes on a line of its own.
+	Notice string
 }
 
 // ANSI colours.
@@ -135,5 +139,9 @@ func Render(in LineInfo, color bool) string {
 	if in.Target != "" {
 		parts = append(parts, filepath.Base(in.Target))
 	}
-	return strings.Join(parts, " · ")
+	line := strings.Join(parts, " · ")
+	if in.Notice != "" {
+		line += "\n" + paint(yellow, termtext.Clean(in.Notice))
+	}
+	return line
 }

@@ -84,3 +84,17 @@ func TestStatusLineAdviceIsTrueNow(t *testing.T) {
 }
 
 type stateT = state.State
+
+// claude clears the screen as it starts, so what superclaude has to tell
+// the person after a restart goes on the status line, on a line of its
+// own, made safe like every field.
+func TestRenderShowsANoticeOnALineOfItsOwn(t *testing.T) {
+	got := Render(LineInfo{Session: "S", Notice: "superclaude: keys typed during the restart not passed on: Esc\x1b]52;c;x\x07"}, false)
+	first, second, ok := strings.Cut(got, "\n")
+	if !ok || !strings.HasPrefix(first, "S · ") || second != "superclaude: keys typed during the restart not passed on: Esc]52;c;x" {
+		t.Fatalf("%q", got)
+	}
+	if strings.Contains(Render(LineInfo{Session: "S"}, false), "\n") {
+		t.Fatal("a line without a notice has two lines")
+	}
+}
