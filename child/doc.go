@@ -7,7 +7,9 @@
 // [Terminal], which stays raw from the first start until [Terminal.Restore].
 // A single input pump reads our stdin for the whole run and writes to
 // whichever agent is current, so no reader is left behind on an old pty to
-// swallow a keystroke meant for the next agent. Output is copied until the
+// swallow a keystroke meant for the next agent. What is typed while no
+// agent is current is held for the next one, and given to it once it
+// reads keys, as [Typeahead] says (held.go). Output is copied until the
 // pty reports EIO — what Linux and macOS return once the last process
 // holding the terminal has gone — so the tail an agent prints as it exits
 // is never lost.
