@@ -20,16 +20,29 @@ func trusted(uid uint32) bool { return int(uid) == euid || uid == 0 }
 // file or directory at path: it must be trusted, and must not be writable
 // by every user — anyone could have put its content there, or swap what
 // a directory holds. write asks for the user's own.
+//
+// A directory every user may write to that has the sticky bit, as /tmp
+// has (and macOS's /private/tmp), passes: there a name can be removed or
+// renamed only by the owner of what it names or of the directory, and
+// the directory is trusted, so nobody else can swap what superclaude
+// goes on to open in it; and what another user puts there is theirs,
+// which the next check refuses. Refusing it would refuse every file
+// below /tmp — a --settings file, a project checked out there.
 func checkStat(path string, st *unix.Stat_t, write bool) error {
 	if !trusted(st.Uid) || (write && int(st.Uid) != euid) {
 		return &Problem{Path: path, Kind: ErrUnsafe,
 			Text: fmt.Sprintf("belongs to uid %d, not to you (uid %d), and superclaude uses no other user's files here", st.Uid, euid)}
 	}
-	if st.Mode&0o002 != 0 {
+	if st.Mode&0o002 != 0 && !stickyDir(st) {
 		return &Problem{Path: path, Kind: ErrUnsafe,
 			Text: fmt.Sprintf("is writable by every user (mode %04o), so anyone could have changed it; superclaude does not use it (chmod o-w to allow it)", st.Mode&0o7777)}
 	}
 	return nil
+}
+
+// stickyDir reports whether st is of a directory with the sticky bit.
+func stickyDir(st *unix.Stat_t) bool {
+	return st.Mode&unix.S_IFMT == unix.S_IFDIR && st.Mode&unix.S_ISVTX != 0
 }
 
 // CheckDir applies the owner and mode rules to the directory open as fd

@@ -170,3 +170,33 @@ func TestAttackHardLinkPlantedWhereAFileIsAppendedIsNotWrittenThrough(t *testing
 		t.Errorf("the file that shares the name was written: %q", b)
 	}
 }
+
+// A sticky directory every user may write to — /tmp on every Linux and
+// macOS — is passed through: refusing it refused a --settings file, a
+// project and the notifications' config below /tmp, and failed the suite
+// on every machine whose TMPDIR is a 1777 /tmp. A plain 0777 directory is
+// still refused, and a file every user may write inside a sticky one too.
+func TestStickyTmpIsPassedThroughButAnOpenDirectoryIsNot(t *testing.T) {
+	root := t.TempDir()
+	sticky := filepath.Join(root, "tmp")
+	os.Mkdir(sticky, 0o700)
+	if err := os.Chmod(sticky, 0o777|os.ModeSticky); err != nil {
+		t.Fatal(err)
+	}
+	os.Mkdir(filepath.Join(sticky, "proj"), 0o700)
+	os.WriteFile(filepath.Join(sticky, "proj", "settings.json"), []byte("{}"), 0o600)
+	if b, err := ReadIn("/", filepath.Join(sticky, "proj", "settings.json"), 16, "x"); err != nil || string(b) != "{}" {
+		t.Fatalf("a file below a sticky 1777 directory: %q, %v", b, err)
+	}
+	os.WriteFile(filepath.Join(sticky, "open.json"), []byte("{}"), 0o600)
+	os.Chmod(filepath.Join(sticky, "open.json"), 0o666)
+	if _, err := ReadIn("/", filepath.Join(sticky, "open.json"), 16, "x"); !errors.Is(err, ErrUnsafe) {
+		t.Fatalf("a file every user may write, in a sticky directory: %v", err)
+	}
+	if err := os.Chmod(sticky, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadIn("/", filepath.Join(sticky, "proj", "settings.json"), 16, "x"); !errors.Is(err, ErrUnsafe) || !strings.Contains(err.Error(), "writable by every user") {
+		t.Fatalf("a file below a 0777 directory without the sticky bit: %v", err)
+	}
+}
