@@ -396,7 +396,10 @@ func TestAttackReadOnlySessionsDirCanBeListed(t *testing.T) {
 			t.Fatal(err)
 		}
 		os.WriteFile(bin, b, 0o755)
-		for d := filepath.Dir(bin); d != "/"; d = filepath.Dir(d) {
+		// Open the test's own directories to nobody, up to the
+		// machine's temporary directory and never that itself: this
+		// loop once went on to "/" and left /tmp 0755 (it is 1777).
+		for d := filepath.Dir(bin); d != filepath.Clean(os.TempDir()) && d != "/"; d = filepath.Dir(d) {
 			os.Chmod(d, 0o755)
 		}
 		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
