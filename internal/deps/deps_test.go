@@ -73,6 +73,7 @@ var layer = map[string]int{
 	"testkit/testbin":     8,
 	"testkit/fleetworld":  9,
 	"internal/deps":       10,
+	"internal/citations":  10,
 	"e2e":                 10,
 	"internal/benchsuite": 10,
 
