@@ -2,8 +2,8 @@
 // killing of whole process trees.
 //
 // A bare PID names whichever process holds that number now. The shell
-// scripts superclaude replaces signalled bare PIDs (seed 000, race R7) and
-// found children with pgrep; both hit the wrong process once a number is
+// scripts superclaude replaces signalled bare PIDs (race R7) and found
+// children with pgrep; both hit the wrong process once a number is
 // recycled. Here a process is named by an [Identity]: its PID, the time it
 // started and the boot it started in. [Identity.Verify], [Alive] and
 // [Signal] refuse a process whose start time differs from the one recorded,

@@ -1,14 +1,15 @@
 // Package state owns the .state.json contract between superclaude, the
-// agent it supervises, and the agent's status line and hooks: seed 000 §8,
-// every field typed.
+// agent it supervises, and the agent's status line and hooks: every field
+// of the file the replaced scripts wrote, typed, and superclaude's own
+// beside them (docs/design.md#the-session-lifecycle).
 //
 // Each session is a directory under a sessions root
 // (sessions/<name>/.state.json). Writes go through [Store.Update]: an
 // exclusive flock on .state.json.lock beside the file, read, modify, write a
 // temporary file, fsync, rename over the old one, fsync the directory. A
 // reader therefore sees the old file or the new one, never half of one, and
-// two writers never lose each other's changes (race R5 of the seeds, where
-// jq read-modify-write did).
+// two writers never lose each other's changes (race R5: the replaced
+// scripts' unlocked jq read-modify-writes did).
 //
 // Nothing under a sessions root is reached through a link: every path is
 // walked from the root with openat and O_NOFOLLOW (safefile.go), files are

@@ -457,7 +457,7 @@ func (s *Store) FindByOwner(id proc.Identity) (*Session, error) {
 // Mine is the one answer to "which session does this agent work in now",
 // asked at every use — a status-line tick, a hook, a restart request, the
 // decision after the agent exits — and never cached: a skill may have
-// activated another session a moment ago (seed 000 S7, S8; R3).
+// activated another session a moment ago (S7, S8; R3).
 //
 // It is the session the supervisor owner activated last; failing that, the
 // session of pane, unless another live supervisor owns that one. The

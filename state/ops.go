@@ -11,10 +11,10 @@ import (
 	"github.com/superclaude/superclaude/proc"
 )
 
-// This file holds the session commands of seed 000 §6 (session.sh
-// activate, phase, deactivate, restart, update, target). Each writes
-// exactly the fields the writer audit of seed 000 §3.2 and the table of §1
-// give it, no more; writerAudit in ops_test.go checks that field by field.
+// This file holds the session commands that session.sh had (activate,
+// phase, deactivate, restart, update, target). Each writes exactly the
+// fields that are its to write (docs/design.md#who-moves-it), no more;
+// TestWriterAudit in ops_test.go checks that field by field.
 
 // Caller is who runs a session command: the supervisor the command belongs
 // to (CLAUDE_SUPERVISOR_PID, verified) and the pane it runs in ("" outside
@@ -37,8 +37,8 @@ var ErrOwned = errors.New("session is owned by another live supervisor")
 // c.Pane. It writes pid, skill, lifecycle=active, loading=true,
 // overflowed=false, killRequested=false, fleetPaneId, startedAt (when
 // new), toolCallsSinceLastLog=0 and the heartbeat thresholds 3 and 10 —
-// seed 000's activate — and superclaude's activatedAt, auto and
-// projectDir.
+// what session.sh activate wrote — and superclaude's activatedAt, auto
+// and projectDir.
 //
 // An auto activation (the supervisor's own session, see State.Auto) also
 // deletes sessionId: it starts a new conversation.

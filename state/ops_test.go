@@ -14,7 +14,7 @@ import (
 	"github.com/superclaude/superclaude/proc"
 )
 
-// full is a session with every field of seed 000 §8 set to a value no
+// full is a session with every field of .state.json set to a value no
 // command writes, so that any write shows up as a change.
 const full = `{
   "pid": 777777,
@@ -63,8 +63,9 @@ func changedFields(t *testing.T, before, after *State) []string {
 	return out
 }
 
-// TestWriterAudit checks each session command against seed 000 §3.2 and
-// the component table of §1: exactly these fields change, to these values.
+// TestWriterAudit checks each session command against what it is given to
+// write (docs/design.md#who-moves-it): exactly these fields change, to
+// these values.
 func TestWriterAudit(t *testing.T) {
 	me, err := proc.Self()
 	if err != nil {

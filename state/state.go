@@ -11,10 +11,12 @@ import (
 	"unicode/utf8"
 )
 
-// Lifecycle is where a session is in its life (seed 000 §3.1).
+// Lifecycle is where a session is in its life: one of three fields that
+// answer separate questions, beside Overflowed and KillRequested
+// (docs/design.md#the-session-lifecycle).
 type Lifecycle string
 
-// The lifecycle values of seed 000 §3.1.
+// The lifecycle values.
 const (
 	// Active is normal operation.
 	Active Lifecycle = "active"
@@ -34,14 +36,16 @@ const (
 // Lifecycles lists every valid lifecycle value.
 var Lifecycles = []Lifecycle{Active, Completed, Dehydrating, Restarting, Resuming}
 
-// Default thresholds of the logging heartbeat (seed 000 §6).
+// Default thresholds of the logging heartbeat: after this many tool calls
+// without a log entry the PreToolUse hook warns, then refuses.
 const (
 	DefaultWarnAfter  = 3
 	DefaultBlockAfter = 10
 )
 
-// State is one session's .state.json. The JSON names are the seeds'; the
-// doc comment of each field says who writes it (seed 000 §3.2 and §8).
+// State is one session's .state.json. The JSON names are those of the
+// scripts superclaude replaces; the doc comment of each field says who
+// writes it (docs/design.md#who-moves-it).
 type State struct {
 	// PID is the supervisor's PID (CLAUDE_SUPERVISOR_PID), written by
 	// activate, claimed by the status line, reset by the supervisor on
@@ -129,8 +133,8 @@ type State struct {
 	// NoProgress counts the restarts in a row whose fresh agent ended
 	// before it activated the session; Halted is why the progress breaker
 	// stopped restarting it, and HaltedAt when. Activate and `+session
-	// reset` clear them (superclaude's addition; seed 002's circuit
-	// breaker).
+	// reset` clear them (superclaude's addition: the circuit breaker of
+	// the seeds' session manager).
 	NoProgress int
 	Halted     string
 	HaltedAt   time.Time
@@ -142,7 +146,7 @@ type State struct {
 	// Handoff is the handoff marker: set when a fresh agent is started
 	// with the restart prompt, read and cleared by that agent's first
 	// SessionStart, which tells it that its predecessor's dehydrate and
-	// restart are done (seed 001's anti-loop marker; superclaude's
+	// restart are done, and must not be run again (superclaude's
 	// addition).
 	Handoff string
 	// ProjectDir is the working directory of the agent that activated the
@@ -423,8 +427,9 @@ func number(raw json.RawMessage) (float64, error) {
 // to the second, as the seeds' `date -u +%Y-%m-%dT%H:%M:%SZ` did.
 func FormatTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05Z") }
 
-// fields lists the known keys in the order seed 000 §8 shows them; files
-// are written in this order, then unknown keys sorted by name.
+// fields lists the known keys in the order files are written: the replaced
+// scripts' keys in their order (with pidStart and pidBoot beside the pid
+// they complete), then superclaude's own, then unknown keys sorted by name.
 var fields = []field{
 	intField("pid", true, func(s *State) *int { return &s.PID }),
 	{

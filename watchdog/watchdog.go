@@ -2,7 +2,7 @@
 // becomes a signal to the agent (SIGTERM unless the request names another),
 // a grace, SIGKILL, and then a sweep of every process the agent left behind.
 //
-// The kill has to come from outside the agent (seed 003, bug 1): the seeds'
+// The kill has to come from outside the agent: the replaced scripts'
 // session.sh tried to kill Claude from inside Claude's own Bash tool, and
 // Claude survived it. Here the request only asks; the watchdog, a service of
 // the supervisor beside the agent, does the killing, and only ever through
