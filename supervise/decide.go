@@ -135,7 +135,7 @@ type Plan struct {
 	Then *Plan
 	// Reason says why, for the log, the event log and the person.
 	Reason string
-	// Overflow marks an overflow restart (seed 000 S4/S6).
+	// Overflow marks an overflow restart (S4, S6).
 	Overflow bool
 	// Cause says how the agent ended (Cause* constants); recorded as the
 	// session's lastExit.
@@ -215,10 +215,10 @@ const (
 	cannotRunWindow   = 5 * time.Second
 )
 
-// Decide is the restart decision of seed 000 §9, as a pure function of how
-// the agent ended (e), the session's state after it ended (st, nil when
-// the agent has no session) and the policy. The order of the checks is the
-// order of precedence:
+// Decide is the restart decision, as a pure function of how the agent
+// ended (e), the session's state after it ended (st, nil when the agent
+// has no session) and the policy; docs/design.md#the-restart-decision has
+// it as a table. The order of the checks is the order of precedence:
 //
 //  1. superclaude was told to stop, or the run was one-shot: stop, with the
 //     agent's code.
@@ -229,14 +229,18 @@ const (
 //  4. --resume that exited at once with the CLI's code for it (unknown or
 //     in-use id): fresh start, and forget the id, so that it is not tried
 //     again.
-//  5. the user's own exit — 0, 143, 129 — (S5): stop with that code. So is
+//  5. a shell's 126 or 127 at once: the agent cannot run; stop, since a
+//     start again fails again.
+//  6. the user's own exit — 0, 143, 129 — (S5): stop with that code. So is
 //     an agent killed by SIGTERM, SIGHUP or SIGINT that the supervisor did
 //     not send: someone ended it on purpose, and a launcher between (the
 //     npm package's node script of Codex) dies by the signal its agent
 //     died by rather than exiting 143. superclaude exits 128+n.
-//  6. an exit while a usage or rate limit holds (the session's limit
+//  7. an exit while a usage or rate limit holds (the session's limit
 //     resets later) is no crash: resume, unless overflowed, once it resets.
-//  7. anything else is a crash: back off, then resume unless overflowed.
+//  8. the first start, the run the person typed, failing within
+//     Policy.StartupFailWindow: stop, as plain claude says its error once.
+//  9. anything else is a crash: back off, then resume unless overflowed.
 //
 // Then two breakers, for a restart that would come:
 //
@@ -244,8 +248,7 @@ const (
 //     handoff) that ends, other than by a stop, before it activated the
 //     session made no progress; after Policy.MaxNoProgress such restarts
 //     in a row the supervisor stops restarting and the session is halted
-//     (seed 002's circuit breaker) instead of looping until the crash
-//     limit;
+//     instead of looping until the crash limit;
 //   - the restart-rate breaker: after Policy.MaxRestarts restarts of any
 //     kind within Policy.RestartWindow, no more; the session is halted.
 func Decide(e Exit, st *state.State, pol Policy) Plan {
@@ -407,8 +410,8 @@ func StartPlan(found *state.State, ownerAlive bool) Plan {
 	}
 }
 
-// Apply makes the state writes that follow a plan (seed 000 §3.2, the
-// run.sh rows), before the next agent starts:
+// Apply makes the state writes that follow a plan — those run.sh made
+// (docs/design.md#who-moves-it) — before the next agent starts:
 //
 //   - Resume: lifecycle=resuming.
 //   - Fresh with a restart prompt: lifecycle=restarting and sessionId

@@ -52,10 +52,11 @@ func (s *Supervisor) session() string {
 // fleet stop, a crash or a lost tmux server interrupted, and asks after
 // the user's own exit; an unlabelled pane's identity lives only as long
 // as its tmux server, and its conversation is never resumed without
-// asking. A Stop plan means the person chose to start nothing. Without a pane session, the supervisor activates one of its
-// own after the agent has started (ensureSession), so that people without
-// session-activating skills still get overflow restart and fleet resume
-// (DESIGN.md, "Sessions out of the box"). One-shot runs get no session.
+// asking. A Stop plan means the person chose to start nothing. Without a
+// pane session, the supervisor activates one of its own after the agent
+// has started (ensureSession), so that people without session-activating
+// skills still get overflow restart and fleet resume
+// (docs/design.md#sessions-out-of-the-box). One-shot runs get no session.
 func (s *Supervisor) startPlan() Plan {
 	fresh := Plan{Action: Fresh, Reason: "first start"}
 	store := s.cfg.Store
@@ -67,7 +68,7 @@ func (s *Supervisor) startPlan() Plan {
 		found, err := store.FindByPane(pane)
 		switch {
 		case err == nil && found.State.Halted != "":
-			// State-based expiry (seed 002): a halted session is not
+			// Expiry by state, not by time: a halted session is not
 			// resumed; the pane gets a session of its own, and the halted
 			// one keeps its record until `+session reset`.
 			s.log.Warn("the pane's session is halted; starting a new one", "session", found.Name, "halted", found.State.Halted)
