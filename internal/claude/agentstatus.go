@@ -12,7 +12,8 @@ import (
 )
 
 // What a running Claude Code says it is doing, in
-// $CLAUDE_CONFIG_DIR/sessions/<pid>.json (CLAUDE-CODE-FACTS.md).
+// $CLAUDE_CONFIG_DIR/sessions/<pid>.json (measured in
+// docs/claude-code-limits.md, section 6).
 const (
 	StatusIdle    = "idle"    // at its prompt, waiting for the user's next one
 	StatusBusy    = "busy"    // a turn is under way

@@ -13,9 +13,9 @@ import (
 	"github.com/superclaude/superclaude/state"
 )
 
-// testdata holds the payloads the real CLI (2.1.330) sent, from
-// shared/samples and the lab runs; hook-PreToolUse-Skill-dehydrate.json is
-// hook-PreToolUse.json with the Skill call the lab saw the model make.
+// testdata holds the payloads the real CLI (2.1.330) sent, saved by the
+// lab tests of e2e (SUPERCLAUDE_LAB_SAVE); hook-PreToolUse-Skill-dehydrate.json
+// is hook-PreToolUse.json with the Skill call the lab saw the model make.
 func sample(t *testing.T, name string) []byte {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("testdata", name))

@@ -43,7 +43,8 @@ func UserPromptSubmit(in HookInput, sess *state.Session, p Policy) Answer {
 //
 // A blocked compaction is a dead end for the agent: claude shows "Context
 // limit reached" and every later prompt, /superclaude:session dehydrate
-// included, hits the same blocked compaction (CLAUDE-CODE-FACTS.md). So
+// included, hits the same blocked compaction (TestBlockedCompactionRecovers
+// in e2e shows it with the real CLI). So
 // the answer also asks the supervisor to dehydrate and restart the agent
 // itself (Answer.Restart).
 func PreCompact(in HookInput, sess *state.State) (Answer, bool) {
@@ -75,10 +76,10 @@ func StopFailure(in HookInput, sess *state.State) (Answer, bool) {
 }
 
 // SessionStart tells the model where it stands, by how this conversation
-// started (seed 004): a fresh start after an overflow restart points to the
-// dehydrated context; a resume, a /clear and a compaction each get a
-// continuation note with the session's phase (seed 001's checkpoint
-// summary).
+// started (the hook's source: startup, resume, clear or compact): a fresh
+// start after an overflow restart points to the dehydrated context; a
+// resume, a /clear and a compaction each get a continuation note with the
+// session's phase, a checkpoint of where the work was.
 func SessionStart(in HookInput, sess *state.Session) Answer {
 	if sess == nil {
 		return Answer{}
@@ -100,8 +101,8 @@ func SessionStart(in HookInput, sess *state.Session) Answer {
 			notes = append(notes, fmt.Sprintf("superclaude: this is a fresh context in %s: %s. "+
 				"Your previous context is saved in %s; %s continue restores it.", where, why, dehydrated, SessionCommand))
 			if st.Handoff != "" {
-				// The handoff marker (seed 001): the dehydrate and restart
-				// in the saved context were the predecessor's, and done.
+				// The handoff marker: the dehydrate and restart in the
+				// saved context were the predecessor's, and done.
 				notes = append(notes, fmt.Sprintf("The handoff is done (%s): your predecessor already saved its context "+
 					"and restarted; do not run %s dehydrate or restart again, continue the work.", st.Handoff, SessionCommand))
 			}

@@ -10,10 +10,10 @@ import (
 )
 
 // DefaultThreshold is the context usage at which tools are blocked until the
-// agent dehydrates: 76 % (seed 000 §4, S4). Claude Code feeds the guard one
-// reply late (CLAUDE-CODE-FACTS.md), so the threshold keeps headroom below
+// agent dehydrates: 76 %, the replaced scripts' threshold (S4). Claude Code
+// feeds the guard one reply late, so the threshold keeps headroom below
 // the ~90 % at which auto-compaction starts; the PreCompact guard is the
-// backstop.
+// backstop (docs/design.md#what-we-rely-on-from-the-agent-clis).
 const DefaultThreshold = 0.76
 
 // Policy holds the guards' settings.
@@ -106,7 +106,7 @@ func (p Policy) commands() (session, log []string) {
 }
 
 // preToolUse is the guard before every tool call: the session gate, the
-// overflow guard, then the logging heartbeat (seed 000 §6). sess is the
+// overflow guard, then the logging heartbeat. sess is the
 // session found for the caller, nil when there is none. It returns the
 // answer and the state change to make; the caller makes it under the
 // session's lock and asks again there, so that two concurrent tool calls
@@ -198,9 +198,8 @@ func isLogTemplateRead(t ToolCall) bool {
 	return strings.HasPrefix(base, "TEMPLATE_") && strings.HasSuffix(base, "_LOG.md")
 }
 
-// gateWhitelisted: what the agent may do before it has a session (seed
-// 000 §6): read its standards, run session bookkeeping, ask the user, and
-// invoke a skill.
+// gateWhitelisted: what the agent may do before it has a session: read its
+// standards, run session bookkeeping, ask the user, and invoke a skill.
 func gateWhitelisted(t ToolCall, bookkeeping bool) bool {
 	switch t.Name {
 	case "AskUserQuestion", "Skill", "SlashCommand":

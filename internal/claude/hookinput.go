@@ -124,8 +124,7 @@ func unreadable(head []byte, why string) []byte {
 }
 
 // PreToolUse is the guard before every tool call: the session gate, the
-// overflow guard, then the logging heartbeat (seed 000 §6; see
-// preToolUse). sess is the session found for the caller, nil when there is
+// overflow guard, then the logging heartbeat (see preToolUse). sess is the session found for the caller, nil when there is
 // none. It returns the answer and the state change to make; the caller
 // makes it under the session's lock and asks again there, so that two
 // concurrent tool calls count twice.

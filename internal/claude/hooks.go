@@ -80,7 +80,7 @@ func (in HookInput) Tool() ToolCall {
 }
 
 // TranscriptKey is the heartbeat counter's key: the transcript's file
-// name, which tells the main agent from each subagent (seed 000 §6).
+// name, which tells the main agent from each subagent (invariant 10).
 func (in HookInput) TranscriptKey() string {
 	if in.TranscriptPath == "" {
 		return "unknown"

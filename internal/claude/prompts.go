@@ -6,7 +6,7 @@ import "encoding/json"
 // Claude Code: a plugin command, which Claude Code names
 // /<plugin>:<command>. A bare /session would be an unknown command in a
 // fresh Claude, and an unknown first prompt is dropped unsent
-// (CLAUDE-CODE-FACTS.md).
+// (docs/design.md#what-we-rely-on-from-the-agent-clis).
 const SessionCommand = "/superclaude:session"
 
 // ContinuePrompt is the first prompt of a fresh Claude after an overflow

@@ -56,8 +56,8 @@ func (s StatusLine) Usage() (float64, bool) {
 	return *s.ContextWindow.UsedPercentage / 100, true
 }
 
-// Bind applies one status-line tick to the session's state (seed 000 §6,
-// statusline.sh): lastHeartbeat always; a usage window the tick shows used
+// Bind applies one status-line tick to the session's state, as
+// statusline.sh did: lastHeartbeat always; a usage window the tick shows used
 // up, as the session's limit until its reset; the conversation's cost as the
 // sessionId guards allow; contextUsage when the tick has a
 // usage (null at startup leaves the stored value); sessionId unless a kill
@@ -93,7 +93,7 @@ func Bind(st *state.State, tick StatusLine, now time.Time) bool {
 		st.Limit != before.Limit || !st.LimitedUntil.Equal(before.LimitedUntil)
 }
 
-// Claim is the status line's PID claim (seed 000 §6): a session found for
+// Claim is the status line's PID claim: a session found for
 // this agent whose recorded owner is another process, now dead, is taken
 // over by the supervisor the agent runs under — the seeds' run.sh after a
 // fleet restart, or superclaude. A live owner is never displaced

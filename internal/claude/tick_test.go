@@ -112,7 +112,7 @@ func TestTickOnAVanishedSession(t *testing.T) {
 	}
 }
 
-// The handoff marker (issue 10, seed 001): the fresh agent's first
+// The handoff marker (issue 10): the fresh agent's first
 // SessionStart is told that its predecessor's dehydrate and restart are
 // done, and the marker is cleared so that it is delivered once.
 func TestHandoffMarkerIsDeliveredOnce(t *testing.T) {

@@ -166,8 +166,8 @@ func (h *Handover) prompt(t string) {
 	h.Prompts = keepLast(append(h.Prompts, clip(t)), maxPrompts)
 }
 
-// sessionCommandIntro begins the expansion of /superclaude:session (the
-// plugin's commands/session.md).
+// sessionCommandIntro begins the expansion of /superclaude:session
+// (plugin/commands/session.md).
 const sessionCommandIntro = "You are running under superclaude, which supervises this Claude Code process."
 
 // between returns the text of s between open and close ("" when absent).
