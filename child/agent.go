@@ -377,7 +377,8 @@ func StartFailure(err error) Exit {
 }
 
 // typePause is the pause between a typed line and its Enter: Claude Code
-// takes text and Enter in one write for a paste (CLAUDE-CODE-FACTS.md).
+// takes text and Enter in one write for a paste
+// (docs/design.md#what-we-rely-on-from-the-agent-clis).
 const typePause = 300 * time.Millisecond
 
 // Type types a line into the agent's terminal as a person does: the text,

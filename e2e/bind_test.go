@@ -34,7 +34,7 @@ func lastTurnID(w *world) string {
 }
 
 // BIND, S8 and R3: a skill activates sessions/X through claude's Bash
-// tool, as seed 000's skills do; X gets the conversation's sessionId and
+// tool, as the seeds' skills do; X gets the conversation's sessionId and
 // its context usage. A skill switch in X (S8) keeps the binding; a second
 // session Y activated in the same pane (R3, invariant 1) takes the pane
 // and the binding, and X lets go of the pane.

@@ -27,7 +27,7 @@ func toolResult(t *testing.T, w *world, tm *tmuxServer, pane, cmd string) fakeap
 // injected types a prompt and returns what the request that carried it
 // added after the model's last answer: the prompt and what the hooks
 // injected with it (UserPromptSubmit's additional context travels in a
-// system message; CLAUDE-CODE-FACTS.md).
+// system message; docs/design.md#what-we-rely-on-from-the-agent-clis).
 func injected(t *testing.T, w *world, tm *tmuxServer, pane, prompt string) string {
 	t.Helper()
 	mark := w.api.Mark()

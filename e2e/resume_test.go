@@ -10,7 +10,7 @@ import (
 	"github.com/superclaude/superclaude/testkit/fakeapi"
 )
 
-// The resume choice (seed 002's session manager): after the user's own
+// The resume choice (Resume / New / Abort): after the user's own
 // /exit, the next `superclaude --resume-policy=ask` in that pane asks —
 // showing the session, its last prompt and cost — and answering New gives
 // a fresh conversation. Answering Resume, the time after, resumes it.

@@ -47,7 +47,7 @@ func serverRestart(t *testing.T, w *world, prepare func(tm *tmuxServer, pane str
 }
 
 // S3: the pane resumes its own conversation after a tmux server restart,
-// keyed on its label (seed 000's fleetPaneId), not on tmux's %N.
+// keyed on its label (the session's fleetPaneId), not on tmux's %N.
 func TestS3ServerRestartResumesThePanesConversation(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)

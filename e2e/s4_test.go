@@ -17,14 +17,16 @@ func isContinuation(r *fakeapi.Request) bool {
 	return r.Kind == fakeapi.KindTurn && strings.Contains(strings.Join(r.UserTexts(), "\n"), "<command-name>/superclaude:session</command-name>")
 }
 
-// overflowRestart drives seed 000's S4 through the real CLI, for the
-// session name that the agent works in (skill its skill): usage past the
-// threshold, the next tool blocked with the dehydrate message, the model's
-// `+session restart`, the old claude gone, a fresh claude started with the
-// continuation prompt and no --resume, whose activate clears overflowed
-// and killRequested. arg is how the continuation names the session: its
-// name, or its directory when it lives outside the supervisor's sessions
-// directory. typeLine types a prompt into claude; sup is the supervisor.
+// overflowRestart drives S4
+// (docs/design.md#an-overflow-restart-step-by-step-s4) through the real
+// CLI, for the session name that the agent works in (skill its skill):
+// usage past the threshold, the next tool blocked with the dehydrate
+// message, the model's `+session restart`, the old claude gone, a fresh
+// claude started with the continuation prompt and no --resume, whose
+// activate clears overflowed and killRequested. arg is how the continuation
+// names the session: its name, or its directory when it lives outside the
+// supervisor's sessions directory. typeLine types a prompt into claude; sup
+// is the supervisor.
 func overflowRestart(t *testing.T, w *world, typeLine func(string), sup proc.Identity, name, arg, skill string) {
 	t.Helper()
 	before := w.mine(sup.PID, "the session "+name, func(st *state.State) bool { return st.SessionID != "" })
@@ -36,7 +38,8 @@ func overflowRestart(t *testing.T, w *world, typeLine func(string), sup proc.Ide
 	oldClaude := agentPID(t, w)
 
 	// A turn whose replies report 160k of 200k tokens: 80 %. The guard
-	// lags one reply (CLAUDE-CODE-FACTS.md), so this tool still runs.
+	// lags one reply (docs/design.md, what we rely on), so this tool
+	// still runs.
 	w.model.SetUsage(usage(160_000))
 	typeLine("run: echo step one")
 	w.session(name, "contextUsage past the threshold", func(st *state.State) bool { return st.ContextUsage >= 0.76 })

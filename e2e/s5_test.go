@@ -80,8 +80,8 @@ func TestS5SigkillMidToolResumesAndSweeps(t *testing.T) {
 }
 
 // Orphan sweep: a process the Bash tool detached with setsid outlives even
-// a clean exit of claude (CLAUDE-CODE-FACTS.md). After a restart it is
-// gone, before the fresh claude starts beside it.
+// a clean exit of claude (docs/design.md#what-we-rely-on-from-the-agent-clis).
+// After a restart it is gone, before the fresh claude starts beside it.
 func TestOrphanSweepAfterRestart(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)

@@ -1,8 +1,8 @@
 // Package e2e runs the real Claude Code CLI under superclaude, the way a
 // user meets it — typed into a shell in a fresh tmux pane, or on a
 // terminal — against a fake Anthropic Messages API served by the test on
-// 127.0.0.1. Each test is named after the seed scenario it shows (seed
-// 000: S1–S11, races R1–R7; docs/glossary.md). `make e2e` installs the
+// 127.0.0.1. Each test is named after the scenario it shows (S1–S11,
+// races R1–R7: docs/glossary.md). `make e2e` installs the
 // CLI with npm and runs them; without $SUPERCLAUDE_E2E_CLAUDE they skip
 // and say so.
 package e2e

@@ -187,8 +187,8 @@ func TestSessionByNameFromAnotherDirectory(t *testing.T) {
 }
 
 // +session activate typed by a person in a plain shell makes the shell the
-// owner (seed 000's $PPID rule), which +status then shows as running; the
-// person is told what that means. A skill's Bash, which has no terminal,
+// owner (the replaced scripts' $PPID rule), which +status then shows as
+// running; the person is told what that means. A skill's Bash, which has no terminal,
 // is not.
 func TestActivateInAPlainShellSaysThereIsNoSupervisor(t *testing.T) {
 	dir := t.TempDir()

@@ -150,8 +150,8 @@ func Supervisor() (proc.Identity, error) {
 }
 
 // Owner returns who owns a session a command activates: the supervisor
-// named by the environment, or — as seed 000 §2 falls back to $PPID — the
-// calling process's parent.
+// named by the environment, or — as the replaced scripts fell back to
+// $PPID — the calling process's parent.
 func Owner() (proc.Identity, error) {
 	id, err := Supervisor()
 	if err == nil || !errors.Is(err, ErrNoSupervisor) {

@@ -128,7 +128,7 @@ func exportedRecv(recv *ast.FieldList) bool {
 // every exported name of the library. (Before the public boundary was
 // settled, Config.Handlers needed internal/control and Profile.Status,
 // Supervisor.Identity, Apply, state.FindByOwner, Mine and Lease and
-// watchdog.Watch needed internal/proc's Identity.)
+// watchdog.Watch needed the Identity of proc, then internal.)
 func TestPublicAPINamesNoInternalType(t *testing.T) {
 	root := filepath.Join("..", "..")
 	for _, pkg := range public {

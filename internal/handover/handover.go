@@ -3,7 +3,7 @@
 // `superclaude -p …`.
 //
 // A run that only prints has nothing to supervise, and superclaude hands
-// its process over to the agent (exec; cmd/superclaude/oneshot.go says
+// its process over to the agent (exec; internal/launch/oneshot.go says
 // why). What is left of its cost is Go's: the runtime's start and an exec
 // from a threaded process, about 1.2 ms on the 2-core machine, and the
 // initialisers of every package linked in, which run before main whether

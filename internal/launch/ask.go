@@ -19,7 +19,7 @@ import (
 // askTimeout is how long the resume question waits before it resumes.
 const askTimeout = 15 * time.Second
 
-// terminalAsk returns the resume question of seed 002's session manager,
+// terminalAsk returns the resume question (Resume / New / Abort),
 // put on the terminal before claude owns it: the conversation's session,
 // skill, phase, age, cost and last prompt, and Resume / New / Abort, one
 // key, resuming after askTimeout. It returns nil when in or out is not a

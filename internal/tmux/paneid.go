@@ -47,7 +47,7 @@ func PaneID(ctx context.Context) (string, error) {
 // FormatPaneID turns one line of paneFormat output into a pane identity:
 //
 //   - a labelled pane (the @pane_label option, which a fleet sets) is
-//     "session:window:label", seed 000's fleetPaneId: stable across tmux
+//     "session:window:label", a session's fleetPaneId: stable across tmux
 //     server restarts, so fleet resume keys on it;
 //   - an unlabelled pane is "%N@<server socket>@<server start time>":
 //     tmux numbers panes from %0 again in every server, so the id alone

@@ -29,8 +29,8 @@ const (
 )
 
 // AgentDeathSignal is what the agent gets when the thread that started it
-// exits (SetDeathSignal): SIGHUP, a terminal's hangup (package child's
-// starter.go says why).
+// exits (SetDeathSignal): SIGHUP, a terminal's hangup (child/starter.go
+// says why).
 const AgentDeathSignal = syscall.SIGHUP
 
 func init() {

@@ -203,9 +203,10 @@ func TestOverflowRestartRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Seed 000 §3.2, run.sh rows: killRequested cleared, restartPrompt
-	// deleted, lifecycle restarting, sessionId gone, overflowed kept for
-	// /session continue's activate to clear, pid the supervisor's.
+	// What run.sh wrote (docs/design.md#who-moves-it): killRequested
+	// cleared, restartPrompt deleted, lifecycle restarting, sessionId
+	// gone, overflowed kept for /session continue's activate to clear,
+	// pid the supervisor's.
 	if st.KillRequested || st.RestartPrompt != "" || st.Lifecycle != state.Restarting || st.SessionID != "" ||
 		!st.Overflowed || st.PID != sup || st.Restarts != 1 {
 		t.Fatalf("state after the restart: %+v", st)
@@ -494,11 +495,11 @@ func TestSIGUSR1RestartsAndResumes(t *testing.T) {
 	p.Wait(t, timeout)
 }
 
-// Seed 003's restart theft: a supervisor other than the session's own
-// picked up its restart and started the agent in the wrong pane. Here a
-// restart of B's session asked from A's agent (its environment names A's
-// supervisor) reaches B's own supervisor, which restarts B's agent; A's
-// supervisor never acts on it, and A's session is untouched.
+// Restart theft (docs/glossary.md, seed 003): a supervisor other than the
+// session's own picked up its restart and started the agent in the wrong
+// pane. Here a restart of B's session asked from A's agent (its environment
+// names A's supervisor) reaches B's own supervisor, which restarts B's
+// agent; A's supervisor never acts on it, and A's session is untouched.
 func TestNoRestartTheftAcrossPanes(t *testing.T) {
 	h := newHarness(t)
 	a := h.start()
