@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -88,11 +89,19 @@ type pkg struct {
 	Imports      []string
 	TestImports  []string
 	XTestImports []string
+	Deps         []string // every package it depends on, directly or not
 }
 
-func listPackages(t *testing.T) []pkg {
+// listPackages lists the module's packages, built for the environment's
+// GOOS and GOARCH with env's settings added (what a package links differs
+// between Linux and macOS).
+func listPackages(t *testing.T, env ...string) []pkg {
 	t.Helper()
 	cmd := exec.Command("go", "list", "-json", module+"/...")
+	if env != nil {
+		cmd.Env = append(os.Environ(), env...)
+	}
+	cmd.Stderr = os.Stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -1,11 +1,7 @@
 package deps
 
 import (
-	"encoding/json"
 	"fmt"
-	"io"
-	"os"
-	"os/exec"
 	"sort"
 	"strings"
 	"testing"
@@ -75,33 +71,12 @@ func rules() []rule {
 	}
 }
 
-// listed is one package as go list -json shows it.
-type listed struct {
-	ImportPath string
-	Imports    []string
-	Deps       []string
-}
-
-// listDeps lists the module's packages with their dependencies, built for
-// goos/goarch (what a package links differs between Linux and macOS).
-func listDeps(t *testing.T, goos, goarch string) map[string]listed {
+// listDeps lists the module's packages by their names in the module,
+// built for goos/goarch.
+func listDeps(t *testing.T, goos, goarch string) map[string]pkg {
 	t.Helper()
-	cmd := exec.Command("go", "list", "-json=ImportPath,Imports,Deps", module+"/...")
-	cmd.Env = append(os.Environ(), "GOOS="+goos, "GOARCH="+goarch, "CGO_ENABLED=0")
-	cmd.Stderr = os.Stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("go list for %s/%s: %v", goos, goarch, err)
-	}
-	pkgs := map[string]listed{}
-	dec := json.NewDecoder(strings.NewReader(string(out)))
-	for {
-		var p listed
-		if err := dec.Decode(&p); err == io.EOF {
-			break
-		} else if err != nil {
-			t.Fatal(err)
-		}
+	pkgs := map[string]pkg{}
+	for _, p := range listPackages(t, "GOOS="+goos, "GOARCH="+goarch, "CGO_ENABLED=0") {
 		name, _ := rel(p.ImportPath)
 		pkgs[name] = p
 	}
@@ -123,7 +98,7 @@ func badDep(dep string, bad map[string]string) (string, bool) {
 
 // product lists what ships: the module's packages linked into
 // cmd/superclaude, and the library's.
-func product(pkgs map[string]listed) []string {
+func product(pkgs map[string]pkg) []string {
 	set := map[string]bool{"cmd/superclaude": true}
 	for _, p := range public {
 		set[p] = true
@@ -148,7 +123,7 @@ func product(pkgs map[string]listed) []string {
 
 // forbidden returns every dependency of pkgs that a rule forbids, as
 // "package depends on dep: why".
-func forbidden(pkgs map[string]listed, rules []rule) []string {
+func forbidden(pkgs map[string]pkg, rules []rule) []string {
 	var bad []string
 	for _, r := range rules {
 		names := r.pkgs
@@ -176,7 +151,7 @@ func forbidden(pkgs map[string]listed, rules []rule) []string {
 // golang.org/x/sys (the system calls syscall lacks, with nothing to
 // initialise) and the module's leaves (packages that import nothing of the
 // module).
-func leavesOnly(pkgs map[string]listed, name string) []string {
+func leavesOnly(pkgs map[string]pkg, name string) []string {
 	var bad []string
 	for _, d := range pkgs[name].Deps {
 		dep, ours := rel(d)
@@ -225,7 +200,7 @@ func TestForbiddenDependencies(t *testing.T) {
 // TestForbiddenDependenciesAreFound runs the checks on made-up packages: a
 // table or a check that let everything through would fail here.
 func TestForbiddenDependenciesAreFound(t *testing.T) {
-	pkgs := map[string]listed{
+	pkgs := map[string]pkg{
 		"cmd/superclaude": {Deps: []string{module + "/internal/launch", "fmt"}},
 		"internal/launch": {Deps: []string{module + "/testkit/fakeagent", "testing"}},
 		"state":           {Deps: []string{"github.com/creack/pty", "os"}},
