@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/superclaude/superclaude/proc"
 	"github.com/superclaude/superclaude/state"
@@ -27,9 +28,22 @@ func TestResumeHintNamesSuperclaude(t *testing.T) {
 	activate(t, w, tm, pane, "sessions/blue", "implement")
 	conv := w.session("blue", "the conversation to bind", func(st *state.State) bool { return st.SessionID != "" }).SessionID
 
-	tm.waitScreen(pane, "❯")
-	tm.must("send-keys", "-t", pane, "C-c")
-	tm.waitScreen(pane, "again to exit")
+	// The first Ctrl-C asks "again to exit" once claude is idle at its
+	// prompt; one that comes while the activation's turn is still
+	// winding down (a loaded machine) only ends that turn. So press it
+	// until claude asks, a few times at most, then once more.
+	asked := false
+	for try := 0; try < 5 && !asked && proc.Alive(sup); try++ {
+		tm.must("send-keys", "-t", pane, "C-c")
+		deadline := time.Now().Add(5 * time.Second)
+		for !asked && time.Now().Before(deadline) && proc.Alive(sup) {
+			asked = strings.Contains(tm.capture(pane), "again to exit")
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	if !asked {
+		t.Fatalf("claude never asked for a second Ctrl-C; screen:\n%s", tm.capture(pane))
+	}
 	tm.must("send-keys", "-t", pane, "C-c")
 	w.until("superclaude to exit", func() bool { return !proc.Alive(sup) })
 	screen := tm.waitScreen(pane, "Resume this session with:")
