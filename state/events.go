@@ -81,6 +81,10 @@ func (e *Event) UnmarshalJSON(b []byte) error {
 
 func (s *Store) eventsPath() string { return filepath.Join(s.Root, EventsFile) }
 
+// rotatedPath is where a full event log is moved (rotateEvents): the
+// older half of the history, read before the current log.
+func (s *Store) rotatedPath() string { return s.eventsPath() + ".1" }
+
 // Append writes ev to the event log as one whole line (see
 // [dirRef.appendLine]: lines from concurrent processes never interleave,
 // and a line cut short by a full disk never glues onto the next). Time,
@@ -168,18 +172,17 @@ func (s *Store) rotateEvents() {
 	}
 	defer l.Unlock()
 	if size, err := s.tree().fileSize(s.eventsPath()); err == nil && size >= MaxEventsSize {
-		s.tree().renameFile(s.eventsPath(), s.eventsPath()+".1")
+		s.tree().renameFile(s.eventsPath(), s.rotatedPath())
 	}
 }
 
 // maxEventLine bounds one line of the event log as read back; longer lines
 // are skipped. maxEventsRead bounds how much of one log file is read: only
 // its tail, when it is larger (rotation keeps it far smaller, unless
-// something else wrote it).
-const (
-	maxEventLine  = 1 << 20
-	maxEventsRead = 64 << 20
-)
+// something else wrote it); a variable for the tests.
+const maxEventLine = 1 << 20
+
+var maxEventsRead int64 = 64 << 20
 
 // Events returns the logged events of one session (all sessions when
 // session is empty), oldest first, from the rotated log and the current
@@ -188,7 +191,7 @@ const (
 // or a FIFO where a log goes is an error naming it.
 func (s *Store) Events(session string) ([]Event, error) {
 	var out []Event
-	for _, path := range []string{s.eventsPath() + ".1", s.eventsPath()} {
+	for _, path := range []string{s.rotatedPath(), s.eventsPath()} {
 		evs, err := s.readEvents(path, session)
 		if err != nil {
 			return nil, err

@@ -44,7 +44,7 @@ type StoreConfig struct {
 // and tmux.
 type StoreSource struct {
 	cfg    StoreConfig
-	events *eventTail
+	events *state.EventTail
 	mu     sync.Mutex
 }
 
@@ -53,7 +53,7 @@ func NewStoreSource(c StoreConfig) *StoreSource {
 	if c.Now == nil {
 		c.Now = time.Now
 	}
-	return &StoreSource{cfg: c, events: newEventTail()}
+	return &StoreSource{cfg: c, events: state.NewEventTail()}
 }
 
 // roots lists the sessions roots to read, each once.
@@ -100,7 +100,7 @@ func (s *StoreSource) Rows(ctx context.Context) (Snapshot, error) {
 			snap.Problems = append(snap.Problems, fmt.Sprintf("sessions directory %s: %v", root, err))
 			continue
 		}
-		last, err := s.events.last(root)
+		last, err := s.events.Latest(store)
 		if err != nil {
 			snap.Problems = append(snap.Problems, err.Error())
 		}

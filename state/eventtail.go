@@ -1,4 +1,4 @@
-package dashboard
+package state
 
 import (
 	"bufio"
@@ -8,18 +8,20 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
-	"syscall"
 	"time"
-
-	"github.com/superclaude/superclaude/state"
 )
 
-// eventTail keeps, per sessions root, the latest event of each session,
-// reading each root's event log only from where it left off: a refresh
-// costs what was appended since the last one, not the whole log (up to
-// 16 MiB with its rotated half).
-type eventTail struct {
+// EventTail keeps the latest event of each session of one or more sessions
+// roots, reading each root's event log only from where it left off: a view
+// that refreshes (the dashboard) pays for what was appended since its last
+// reading, not for the whole log (up to 16 MiB with its rotated half).
+// [Store.Events] reads a whole log; both read the files the same way:
+// never through a link, never blocking on a FIFO, a line too long to be an
+// event skipped, and only the end of a log larger than anything rotation
+// leaves.
+//
+// An EventTail is not safe for concurrent use.
+type EventTail struct {
 	roots map[string]*logTail
 }
 
@@ -28,13 +30,13 @@ type logTail struct {
 	// file is the current log as it was when last read, off how far.
 	file fs.FileInfo
 	off  int64
-	// primed is set once the rotated log (.1) has been read.
+	// primed is set once the rotated log has been read.
 	primed bool
 	// latest is each session's latest event; raw holds its line, which is
 	// decoded whole only when it changed (dirty): most lines of a log are
 	// superseded by a later one, and decoding only their time and session
 	// makes the first reading of a full log several times cheaper.
-	latest map[string]*state.Event
+	latest map[string]*Event
 	raw    map[string]lineAt
 	dirty  map[string]bool
 }
@@ -45,37 +47,38 @@ type lineAt struct {
 	time time.Time
 }
 
-func newEventTail() *eventTail { return &eventTail{roots: map[string]*logTail{}} }
+// NewEventTail returns a tail that has read nothing yet.
+func NewEventTail() *EventTail { return &EventTail{roots: map[string]*logTail{}} }
 
-// last returns the latest event of each session of root. The map is the
-// tail's own: callers read it only.
-func (t *eventTail) last(root string) (map[string]*state.Event, error) {
-	lt := t.roots[root]
+// Latest returns the latest event of each session of s's root, by the
+// session's name. The map is the tail's own: callers read it only, and
+// only until the next call.
+func (t *EventTail) Latest(s *Store) (map[string]*Event, error) {
+	lt := t.roots[s.Root]
 	if lt == nil {
-		lt = &logTail{latest: map[string]*state.Event{}, raw: map[string]lineAt{}, dirty: map[string]bool{}}
-		t.roots[root] = lt
+		lt = &logTail{latest: map[string]*Event{}, raw: map[string]lineAt{}, dirty: map[string]bool{}}
+		t.roots[s.Root] = lt
 	}
-	path := filepath.Join(root, state.EventsFile)
 	if !lt.primed {
 		lt.primed = true
-		if f, fi, err := openLog(path + ".1"); err == nil {
+		if f, fi, err := s.openLog(s.rotatedPath()); err == nil {
 			lt.read(f, 0, fi.Size())
 			f.Close()
 		}
 	}
-	f, fi, err := openLog(path)
+	f, fi, err := s.openLog(s.eventsPath())
 	if errors.Is(err, fs.ErrNotExist) {
 		lt.decode()
 		return lt.latest, nil
 	}
 	if err != nil {
-		return lt.latest, fmt.Errorf("event log %s: %w", path, err)
+		return lt.latest, fmt.Errorf("event log: %w", err)
 	}
 	defer f.Close()
 	if lt.file != nil && !os.SameFile(lt.file, fi) {
 		// The log was rotated since the last reading: what was appended
-		// to the old file after it is now at the end of .1.
-		if old, ofi, err := openLog(path + ".1"); err == nil {
+		// to the old file after it is now at the end of the rotated one.
+		if old, ofi, err := s.openLog(s.rotatedPath()); err == nil {
 			if os.SameFile(lt.file, ofi) {
 				lt.read(old, lt.off, ofi.Size())
 			}
@@ -92,10 +95,25 @@ func (t *eventTail) last(root string) (map[string]*state.Event, error) {
 	return lt.latest, nil
 }
 
+// openLog opens an event log for reading as Events does (tree.openRead),
+// with what the tail needs to tell a rotated file from the current one.
+func (s *Store) openLog(path string) (*os.File, fs.FileInfo, error) {
+	f, _, err := s.tree().openRead(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return f, fi, nil
+}
+
 // decode decodes the lines of the sessions whose latest event changed.
 func (lt *logTail) decode() {
 	for s := range lt.dirty {
-		var ev state.Event
+		var ev Event
 		if json.Unmarshal(lt.raw[s].line, &ev) == nil {
 			lt.latest[s] = &ev
 		}
@@ -103,25 +121,16 @@ func (lt *logTail) decode() {
 	}
 }
 
-// maxEventLine and maxEventRead bound what a refresh reads, as
-// state.Store.Events bounds it: a line longer than maxEventLine is skipped
-// (no event is that long; a file written to fill memory may be), and of a
-// log that grew by more than maxEventRead only its last maxEventRead bytes
-// are read. maxEventRead is a variable for the test.
-const maxEventLine = 1 << 20
-
-var maxEventRead int64 = 64 << 20
-
 // read reads the complete lines of f between off and size and returns the
 // offset after the last one: a line still being written is read next
-// time. Lines that do not parse are skipped, as state.Store.Events does.
+// time. Lines that do not parse are skipped, as Events skips them.
 func (lt *logTail) read(f *os.File, off, size int64) int64 {
 	if size <= off {
 		return off
 	}
 	partial := false
-	if size-off > maxEventRead {
-		off = size - maxEventRead
+	if size-off > maxEventsRead {
+		off = size - maxEventsRead
 		// Mid-line, unless the byte before is the end of one.
 		var before [1]byte
 		_, err := f.ReadAt(before[:], off-1)
@@ -158,7 +167,7 @@ func (lt *logTail) read(f *os.File, off, size int64) int64 {
 			Time    time.Time `json:"time"`
 			Session string    `json:"session"`
 			// SessionBytes is a name that is not UTF-8, exactly
-			// (state.Event's JSON).
+			// (eventWire).
 			SessionBytes []byte `json:"sessionBytes"`
 		}
 		if json.Unmarshal(line, &head) != nil || head.Session == "" {
@@ -173,23 +182,4 @@ func (lt *logTail) read(f *os.File, off, size int64) int64 {
 			lt.dirty[name] = true
 		}
 	}
-}
-
-// openLog opens an event log for reading without following a symbolic link
-// and without waiting on a FIFO, and refuses anything but a regular file.
-func openLog(path string) (*os.File, fs.FileInfo, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, nil, err
-	}
-	fi, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		f.Close()
-		return nil, nil, fmt.Errorf("%s is not a regular file", path)
-	}
-	return f, fi, nil
 }
