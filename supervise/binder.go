@@ -58,7 +58,9 @@ func (b *binder) handle(ctx context.Context, req control.Request, peer control.P
 	switch req.Op {
 	case control.OpPing:
 	case control.OpStatus:
-		resp.Data, _ = json.Marshal(s.Status())
+		// The wire form is control's; the conversion fails to compile
+		// when the two types drift apart.
+		resp.Data, _ = json.Marshal(control.Status(s.Status()))
 	case control.OpRestart:
 		if s.fromGoneAgent(peer.PID) {
 			// Checked before anything is written: a refused request

@@ -8,7 +8,9 @@ import (
 )
 
 // Status is what a supervisor knows of its run now: what Supervisor.Status
-// returns, and what its control socket answers a status request with.
+// returns, and what its control socket answers a status request with (in
+// the control protocol's own type, which is converted from this one, field
+// for field).
 type Status struct {
 	// Supervisor is the supervisor's process identity, as
 	// proc.Identity.String renders it.

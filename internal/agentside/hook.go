@@ -15,7 +15,6 @@ import (
 	"github.com/superclaude/superclaude/internal/sessions"
 	"github.com/superclaude/superclaude/internal/termtext"
 	"github.com/superclaude/superclaude/state"
-	"github.com/superclaude/superclaude/supervise"
 )
 
 // hookEventNames maps superclaude's hook subcommands to Claude Code's event
@@ -76,7 +75,7 @@ func Hook(sub string, payload []byte, stdout, stderr io.Writer) int {
 }
 
 // storeTrouble asks the agent's supervisor whether its status line's
-// ticks can be stored (supervise.Status): when they cannot (a full disk),
+// ticks can be stored (control.Status): when they cannot (a full disk),
 // it returns the usage the last one showed and why; zero and "" when they
 // can, or when no supervisor answers within a second.
 func storeTrouble() (float64, string) {
@@ -87,8 +86,8 @@ func storeTrouble() (float64, string) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
-	var st supervise.Status
-	if control.NewClient(sock, sup).Status(ctx, &st) != nil {
+	st, err := control.NewClient(sock, sup).Status(ctx)
+	if err != nil {
 		return 0, ""
 	}
 	return st.SeenUsage, st.StoreProblem

@@ -122,16 +122,14 @@ func (c *Client) Ping(ctx context.Context) error {
 	return err
 }
 
-// Status asks the supervisor what runs, and decodes the answer into st:
-// the answer's type is the supervisor's (supervise.Status, which a program
-// that embeds a supervisor also reads in-process), which this package,
-// below it, does not know.
-func (c *Client) Status(ctx context.Context, st any) error {
+// Status asks the supervisor what runs.
+func (c *Client) Status(ctx context.Context) (Status, error) {
+	var st Status
 	resp, err := c.call(ctx, statusTimeout, Request{Op: OpStatus})
 	if err == nil {
-		err = decode(resp, st)
+		err = decode(resp, &st)
 	}
-	return err
+	return st, err
 }
 
 // Restart asks the supervisor to restart a session's agent. The supervisor

@@ -37,11 +37,7 @@ func TestClientSpeaksEachOperation(t *testing.T) {
 	if err := c.Ping(ctx); err != nil || (<-got).Op != OpPing {
 		t.Fatalf("ping: %v", err)
 	}
-	var st struct {
-		Session string
-		Starts  int
-	}
-	if err := c.Status(ctx, &st); err != nil || st.Session != "X" || st.Starts != 2 {
+	if st, err := c.Status(ctx); err != nil || st.Session != "X" || st.Starts != 2 || st.Supervisor != "1:2:3" {
 		t.Fatalf("status: %+v, %v", st, err)
 	}
 	<-got

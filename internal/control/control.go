@@ -64,6 +64,29 @@ type Request struct {
 	ByAgent bool `json:"byAgent,omitempty"`
 }
 
+// Status is the answer to a status request: what the supervisor knows of
+// its run now. The supervisor answers with its own supervise.Status,
+// converted to this type, so the compiler keeps the two alike field for
+// field; the fields are documented there. This is the wire form: the JSON
+// names are this type's.
+type Status struct {
+	Supervisor          string  `json:"supervisor"`
+	Profile             string  `json:"profile,omitempty"`
+	Session             string  `json:"session,omitempty"`
+	SessionDir          string  `json:"sessionDir,omitempty"`
+	Pane                string  `json:"pane,omitempty"`
+	AgentPID            int     `json:"agentPid,omitempty"`
+	Agent               string  `json:"agent,omitempty"`
+	Conversation        string  `json:"conversation,omitempty"`
+	Learned             bool    `json:"learned,omitempty"`
+	ConversationUnknown string  `json:"conversationUnknown,omitempty"`
+	Starts              int     `json:"starts"`
+	Socket              string  `json:"socket"`
+	Ended               bool    `json:"ended,omitempty"`
+	StoreProblem        string  `json:"storeProblem,omitempty"`
+	SeenUsage           float64 `json:"seenUsage,omitempty"`
+}
+
 // Response is one answer.
 type Response struct {
 	OK    bool   `json:"ok"`
