@@ -4,15 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/superclaude/superclaude/internal/cli"
 	"github.com/superclaude/superclaude/internal/control"
+	"github.com/superclaude/superclaude/internal/sessions"
 	"github.com/superclaude/superclaude/internal/tmux"
 	"github.com/superclaude/superclaude/state"
 )
@@ -56,32 +55,21 @@ func NewStoreSource(c StoreConfig) *StoreSource {
 	return &StoreSource{cfg: c, events: state.NewEventTail()}
 }
 
-// roots lists the sessions roots to read, each once.
+// roots lists the sessions roots to read, each once (sessions.Roots).
 func (s *StoreSource) roots() []string {
-	var all []string
 	if len(s.cfg.Only) > 0 {
-		all = s.cfg.Only
-	} else {
-		all = append(append(all, s.cfg.Roots...), (&state.Index{Dir: s.cfg.IndexDir}).Roots()...)
+		return sessions.Roots("", s.cfg.Only...)
 	}
-	seen := map[string]bool{}
-	var out []string
-	for _, r := range all {
-		if abs, err := filepath.Abs(r); err == nil && !seen[abs] {
-			seen[abs] = true
-			out = append(out, abs)
-		}
-	}
-	sort.Strings(out)
-	return out
+	return sessions.Roots(s.cfg.IndexDir, s.cfg.Roots...)
 }
 
-// Rows reads every session of every root: its state file, whether its
-// owner lives, and its latest event.
+// Rows reads every session of every root (sessions.Read, as +status
+// reads them) and the latest event of each.
 func (s *StoreSource) Rows(ctx context.Context) (Snapshot, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	snap := Snapshot{At: s.cfg.Now()}
+	var stores []*state.Store
 	for _, root := range s.roots() {
 		if ctx.Err() != nil {
 			return snap, ctx.Err()
@@ -92,35 +80,29 @@ func (s *StoreSource) Rows(ctx context.Context) (Snapshot, error) {
 			continue
 		}
 		store.Report = func(err error) { snap.Problems = append(snap.Problems, err.Error()) }
-		sessions, err := store.List()
-		if errors.Is(err, fs.ErrNotExist) {
-			continue // a root that went away, or was never made
-		}
-		if err != nil {
-			snap.Problems = append(snap.Problems, fmt.Sprintf("sessions directory %s: %v", root, err))
-			continue
-		}
-		last, err := s.events.Latest(store)
-		if err != nil {
-			snap.Problems = append(snap.Problems, err.Error())
-		}
-		for _, sess := range sessions {
-			r := rowOf(sess, state.OwnerAlive(sess.State), snap.At, last[sess.Name])
-			if r.Status != Stopped && r.Supervisor.PID > 0 {
-				_, err := control.FindSocket(r.Supervisor.PID)
-				r.NoSupervisor = err != nil
+		stores = append(stores, store)
+	}
+	read := sessions.Read(stores, nil, snap.At)
+	snap.Problems = append(snap.Problems, read.Problems...)
+	last := map[*state.Store]map[string]*state.Event{}
+	for i, sess := range read.Sessions {
+		evs, ok := last[sess.Store]
+		if !ok {
+			var err error
+			if evs, err = s.events.Latest(sess.Store); err != nil {
+				snap.Problems = append(snap.Problems, err.Error())
 			}
-			snap.Rows = append(snap.Rows, r)
+			last[sess.Store] = evs
 		}
+		snap.Rows = append(snap.Rows, rowOf(sess, read.Views[i], evs[sess.Name]))
 	}
 	return snap, nil
 }
 
-// rowOf makes a session's row: what +status says of it (cli.View), and
-// ev, its latest event, if any.
-func rowOf(sess state.Session, alive bool, now time.Time, ev *state.Event) Row {
+// rowOf makes a session's row: v, what +status says of it, and ev, its
+// latest event, if any.
+func rowOf(sess state.Session, v cli.SessionView, ev *state.Event) Row {
 	st := sess.State
-	v := cli.View(sess, alive, now)
 	r := Row{
 		Session: sess.Name, Dir: sess.Dir, Pane: v.Pane,
 		Supervisor: state.Owner(st),
@@ -129,6 +111,7 @@ func rowOf(sess state.Session, alive bool, now time.Time, ev *state.Event) Row {
 		Lifecycle: string(v.Lifecycle), Overflowed: v.Overflowed,
 		Context: v.ContextUsage, Restarts: v.Restarts,
 		Limit: v.Limit, LimitUntil: st.LimitedUntil, Halted: v.Halted,
+		NoSupervisor: v.NoSupervisor,
 	}
 	if v.CostUSD > 0 {
 		r.Cost = &v.CostUSD

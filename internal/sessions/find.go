@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -148,12 +147,12 @@ func ViewStores(dir string) ([]*state.Store, error) {
 		s.Report = report
 		return []*state.Store{s}, nil
 	}
-	home, err := OpenStore("view")
+	sessionsDir, err := config.SessionsDir()
 	if err != nil {
 		return nil, err
 	}
 	var out []*state.Store
-	for _, root := range home.Roots() {
+	for _, root := range Roots(idx, sessionsDir) {
 		if s, err := state.OpenExistingIn(root, idx); err == nil {
 			s.Report = report
 			out = append(out, s)
@@ -163,27 +162,14 @@ func ViewStores(dir string) ([]*state.Store, error) {
 }
 
 // LocalViews are this machine's sessions in stores that keep keeps, as
-// +status shows them.
+// +status shows them (Read), what the reading stepped over said on
+// stderr.
 func LocalViews(stores []*state.Store, keep func(state.Session) bool) []cli.SessionView {
-	now := time.Now()
-	views := []cli.SessionView{}
-	for _, s := range stores {
-		sessions, err := s.List()
-		if errors.Is(err, fs.ErrNotExist) {
-			continue // not made yet: no sessions there
-		}
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "superclaude: sessions directory %s: %v\n", s.Root, err)
-			continue
-		}
-		for _, sess := range sessions {
-			if keep(sess) {
-				views = append(views, cli.View(sess, state.OwnerAlive(sess.State), now))
-			}
-		}
+	snap := Read(stores, keep, time.Now())
+	for _, p := range snap.Problems {
+		fmt.Fprintln(os.Stderr, "superclaude:", p)
 	}
-	cli.MarkUnsupervised(views, HasControlSocket)
-	return views
+	return snap.Views
 }
 
 // WhySession is the session +why reads: the one args names, in stores
@@ -288,7 +274,7 @@ func Conversations(which string) ([]cli.Conversation, string, error) {
 		}
 	}
 	var evs []state.Event
-	for _, root := range s.Roots() {
+	for _, root := range Roots(s.Index().Dir, s.Root) {
 		rs, _ := state.Open(root)
 		e, err := rs.Events("")
 		if err == nil {
