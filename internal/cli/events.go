@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
+	"io"
 	"sort"
 	"strconv"
 	"strings"
@@ -10,6 +12,28 @@ import (
 	"github.com/superclaude/superclaude/internal/termtext"
 	"github.com/superclaude/superclaude/state"
 )
+
+// EventWriter returns what writes an event to w as +why prints it: as a
+// line for a person (FormatEvent), as recorded (verbose:
+// FormatEventVerbose), or as JSON, one event a line.
+func EventWriter(w io.Writer, asJSON, verbose bool) func(state.Event) error {
+	return func(ev state.Event) error {
+		if asJSON {
+			b, err := json.Marshal(ev)
+			if err != nil {
+				return err
+			}
+			_, err = fmt.Fprintf(w, "%s\n", b)
+			return err
+		}
+		format := FormatEvent
+		if verbose {
+			format = FormatEventVerbose
+		}
+		_, err := fmt.Fprintln(w, format(ev))
+		return err
+	}
+}
 
 // FormatEvent renders one event of the log as a line a person reads:
 // when, who, and what happened and why, in words — never the state file's
