@@ -16,7 +16,6 @@ import (
 	"github.com/superclaude/superclaude/internal/control"
 	"github.com/superclaude/superclaude/internal/envvar"
 	"github.com/superclaude/superclaude/internal/termtext"
-	"github.com/superclaude/superclaude/proc"
 	"github.com/superclaude/superclaude/state"
 )
 
@@ -92,42 +91,6 @@ func ActivateTarget(s *state.Store, arg string) (*state.Store, string, error) {
 			arg, store.Root, envvar.SessionsDir)
 	}
 	return store, name, nil
-}
-
-// RequestRestart asks the live supervisor that owns sess — its identity
-// verified on the socket, so that no other process can take the request —
-// to restart its agent, for reason; transcript is the agent's transcript
-// when the caller knows it; byAgent says the agent's own turn asks (its
-// Bash tool). The supervisor writes the state; this command writes
-// nothing, so a session without a live owner is left as it was.
-func RequestRestart(sess *state.Session, reason, transcript string, now, byAgent bool) (control.RestartAnswer, error) {
-	var ans control.RestartAnswer
-	owner := state.Owner(sess.State)
-	if !state.OwnerAlive(sess.State) {
-		return ans, fmt.Errorf("no live supervisor owns session %s (its owner, pid %d, is not running); nothing was changed", sess.Name, owner.PID)
-	}
-	if owner.Start == 0 {
-		// A seed-era file: verify what the PID is now.
-		id, err := proc.Of(owner.PID)
-		if err != nil {
-			return ans, fmt.Errorf("session %s: owner pid %d: %w", sess.Name, owner.PID, err)
-		}
-		owner = id
-	}
-	sock, err := socketOf(owner)
-	if errors.Is(err, control.ErrNoSocket) {
-		return ans, fmt.Errorf("session %s is held by pid %d, a shell where it was activated by hand (+session activate), not by superclaude: "+
-			"no agent of it can be restarted; it is let go when that shell exits; nothing was changed", sess.Name, owner.PID)
-	}
-	if err != nil {
-		return ans, err
-	}
-	ans, err = control.NewClient(sock, owner).Restart(context.Background(),
-		control.Restart{Session: sess.Dir, Reason: reason, Transcript: transcript, Now: now, ByAgent: byAgent})
-	if err != nil {
-		return ans, fmt.Errorf("session %s: its supervisor (pid %d) did not take the restart: %w; nothing was changed", sess.Name, owner.PID, err)
-	}
-	return ans, nil
 }
 
 // ViewStores opens the sessions roots a view reads: dir, when given
@@ -233,18 +196,6 @@ func Mine(s *state.Store) (*state.Session, error) {
 	owner, _ := config.Owner()
 	pane, _ := config.PaneID(context.Background())
 	return s.Mine(owner, pane)
-}
-
-// socketOf returns where the supervisor owner listens: the socket the
-// environment names when owner is the environment's own supervisor, else
-// the socket control.FindSocket finds for it in the runtime directories.
-func socketOf(owner proc.Identity) (string, error) {
-	if sup, err := config.Supervisor(); err == nil && sup == owner {
-		if sock := os.Getenv(envvar.Socket); sock != "" {
-			return sock, nil
-		}
-	}
-	return control.FindSocket(owner.PID)
 }
 
 // Conversations lists what `+history [which]` lists: the conversations of

@@ -1,0 +1,74 @@
+package sessions
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/superclaude/superclaude/internal/config"
+	"github.com/superclaude/superclaude/internal/control"
+	"github.com/superclaude/superclaude/internal/envvar"
+	"github.com/superclaude/superclaude/proc"
+	"github.com/superclaude/superclaude/state"
+)
+
+// Restart is `+session restart`: it asks sess's supervisor to restart its
+// agent (RequestRestart), after the turn under way unless now. The
+// agent's own request — its Bash tool runs this under the session's own
+// supervisor — goes at once: it asks for itself.
+func Restart(sess *state.Session, now bool) (control.RestartAnswer, error) {
+	own := false
+	if sup, err := config.Supervisor(); err == nil && state.OwnedBy(sess.State, sup) {
+		own = true
+	}
+	return RequestRestart(sess, "superclaude +session restart", "", now || own, own)
+}
+
+// RequestRestart asks the live supervisor that owns sess — its identity
+// verified on the socket, so that no other process can take the request —
+// to restart its agent, for reason; transcript is the agent's transcript
+// when the caller knows it; byAgent says the agent's own turn asks (its
+// Bash tool). The supervisor writes the state; this command writes
+// nothing, so a session without a live owner is left as it was.
+func RequestRestart(sess *state.Session, reason, transcript string, now, byAgent bool) (control.RestartAnswer, error) {
+	var ans control.RestartAnswer
+	owner := state.Owner(sess.State)
+	if !state.OwnerAlive(sess.State) {
+		return ans, fmt.Errorf("no live supervisor owns session %s (its owner, pid %d, is not running); nothing was changed", sess.Name, owner.PID)
+	}
+	if owner.Start == 0 {
+		// A seed-era file: verify what the PID is now.
+		id, err := proc.Of(owner.PID)
+		if err != nil {
+			return ans, fmt.Errorf("session %s: owner pid %d: %w", sess.Name, owner.PID, err)
+		}
+		owner = id
+	}
+	sock, err := socketOf(owner)
+	if errors.Is(err, control.ErrNoSocket) {
+		return ans, fmt.Errorf("session %s is held by pid %d, a shell where it was activated by hand (+session activate), not by superclaude: "+
+			"no agent of it can be restarted; it is let go when that shell exits; nothing was changed", sess.Name, owner.PID)
+	}
+	if err != nil {
+		return ans, err
+	}
+	ans, err = control.NewClient(sock, owner).Restart(context.Background(),
+		control.Restart{Session: sess.Dir, Reason: reason, Transcript: transcript, Now: now, ByAgent: byAgent})
+	if err != nil {
+		return ans, fmt.Errorf("session %s: its supervisor (pid %d) did not take the restart: %w; nothing was changed", sess.Name, owner.PID, err)
+	}
+	return ans, nil
+}
+
+// socketOf returns where the supervisor owner listens: the socket the
+// environment names when owner is the environment's own supervisor, else
+// the socket control.FindSocket finds for it in the runtime directories.
+func socketOf(owner proc.Identity) (string, error) {
+	if sup, err := config.Supervisor(); err == nil && sup == owner {
+		if sock := os.Getenv(envvar.Socket); sock != "" {
+			return sock, nil
+		}
+	}
+	return control.FindSocket(owner.PID)
+}
