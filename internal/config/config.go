@@ -31,7 +31,7 @@ import (
 //
 // A skill that names a project's directory (`+session activate
 // sessions/X`) creates it there whatever this says (unless sessions is a
-// link: cmd/superclaude's activateTarget); the lookup index
+// link: sessions.ActivateTarget); the lookup index
 // (IndexDir) finds sessions in every root.
 func SessionsDir() (string, error) {
 	dir, _, err := SessionsDirWhy()
@@ -158,4 +158,18 @@ func Owner() (proc.Identity, error) {
 		return id, err
 	}
 	return proc.Of(os.Getppid())
+}
+
+// Executable is this program's path, links resolved: what a fleet's panes
+// and another host's requests run, and what +doctor compares with the
+// superclaude PATH finds.
+func Executable() (string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", err
+	}
+	if resolved, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = resolved
+	}
+	return exe, nil
 }

@@ -30,7 +30,6 @@ var layer = map[string]int{
 	"internal/alarm":      0,
 
 	"internal/handover": 1,
-	"internal/doctor":   1,
 
 	"internal/config":  1,
 	"internal/control": 1,
@@ -45,6 +44,9 @@ var layer = map[string]int{
 	"internal/claude": 2,
 	"internal/cli":    2,
 	"internal/remote": 2,
+	// +doctor: the install as the shell finds it, superclaude's
+	// directories (config, control) among it.
+	"internal/doctor": 2,
 
 	"supervise": 3,
 	// Every session of the user: which one a command means, and all of

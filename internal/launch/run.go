@@ -62,6 +62,9 @@ type Options struct {
 // options from the environment (internal/envvar).
 const optResume = "--resume-policy"
 
+// ProfileNames lists the agent profiles a run can be given (--profile).
+func ProfileNames() string { return supervise.ProfileNames() }
+
 // FromEnv reads the options from the environment (internal/envvar names
 // each variable), with the defaults for what is not set. A value that does
 // not parse is an error that names its variable: refused at the start,
