@@ -60,6 +60,9 @@ var layer = map[string]int{
 	"internal/fleet": 4,
 	// Starting a supervised or one-shot run.
 	"internal/launch": 5,
+	// The hosts the user's fleets run on: views that cover them, the
+	// commands that run there, and this machine's answers to another.
+	"internal/hosts": 5,
 
 	"cmd/superclaude": 6,
 
