@@ -8,7 +8,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/superclaude/superclaude/internal/agentside"
-	"github.com/superclaude/superclaude/internal/claude"
 )
 
 // newStatusLineCmd is `+statusline`, which Claude Code runs for its status
@@ -46,7 +45,7 @@ func newHookCmd() *cobra.Command {
 
 // runHook answers one hook; its exit code is what the answer says.
 func runHook(event string, stdin io.Reader, stdout, stderr io.Writer) error {
-	if code := agentside.Hook(event, claude.ReadHookInput(stdin), stdout, stderr); code != 0 {
+	if code := agentside.Hook(event, stdin, stdout, stderr); code != 0 {
 		return exitCode(code)
 	}
 	return nil
@@ -74,5 +73,24 @@ func runLog(file, which string, stdin io.Reader, stdout io.Writer) error {
 		return err
 	}
 	_, err = fmt.Fprintln(stdout, path)
+	return err
+}
+
+// newPaneIDCmd is `+pane-id`, which a skill runs to learn its pane.
+func newPaneIDCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "+pane-id",
+		Short: "print this pane's identity (tmux session:window:@pane_label, else the pane id; empty outside tmux)",
+		Args:  cobra.NoArgs,
+		RunE:  func(c *cobra.Command, args []string) error { return runPaneID(c.OutOrStdout()) },
+	}
+}
+
+func runPaneID(out io.Writer) error {
+	id, err := agentside.PaneID()
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(out, id)
 	return err
 }

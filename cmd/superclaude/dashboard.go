@@ -1,13 +1,17 @@
 package main
 
 import (
+	"context"
+
 	"github.com/spf13/cobra"
 
 	"github.com/superclaude/superclaude/internal/cli"
 	"github.com/superclaude/superclaude/internal/dashboard"
+	"github.com/superclaude/superclaude/internal/hosts"
 )
 
-func dashboardCommand() *cobra.Command {
+// newDashboardCmd is +dashboard.
+func newDashboardCmd() *cobra.Command {
 	var o dashboard.Options
 	var local bool
 	cmd := &cobra.Command{
@@ -25,12 +29,7 @@ Keys: ↑/↓ or j/k select · enter or a attach to the session's tmux pane ·
 r restart its agent · s stop it (both ask first) · w its +why ·
 u refresh now · q quit.`,
 		Args: cobra.NoArgs,
-		RunE: func(c *cobra.Command, args []string) error {
-			if !local {
-				o.Hosts = dashboardHosts()
-			}
-			return dashboard.Run(c.Context(), o)
-		},
+		RunE: func(c *cobra.Command, args []string) error { return runDashboard(c.Context(), o, local) },
 	}
 	f := cmd.Flags()
 	f.DurationVar(&o.Refresh, "refresh", dashboard.DefaultRefresh, "how often to read the sessions again")
@@ -39,4 +38,11 @@ u refresh now · q quit.`,
 	f.StringArrayVar(&o.TmuxSockets, "tmux-socket", nil, "also look for panes on this tmux server: a name (tmux -L) or a socket path (repeatable)")
 	f.BoolVar(&local, "local", false, "only this machine's sessions, not those of the hosts your fleets run on")
 	return cmd
+}
+
+func runDashboard(ctx context.Context, o dashboard.Options, local bool) error {
+	if !local {
+		o.Hosts = hosts.Dashboard()
+	}
+	return dashboard.Run(ctx, o)
 }

@@ -3,18 +3,14 @@ package main
 import (
 	"bytes"
 	"context"
-	"os"
-	"path/filepath"
+	"io"
 
 	"github.com/spf13/cobra"
 
-	"github.com/superclaude/superclaude/internal/config"
-	"github.com/superclaude/superclaude/internal/control"
 	"github.com/superclaude/superclaude/internal/doctor"
-	"github.com/superclaude/superclaude/internal/envvar"
-	"github.com/superclaude/superclaude/internal/version"
 )
 
+// newDoctorCmd is +doctor; root is for the completion it checks.
 func newDoctorCmd(root *cobra.Command) *cobra.Command {
 	return &cobra.Command{
 		Use:   "+doctor",
@@ -32,32 +28,21 @@ func newDoctorCmd(root *cobra.Command) *cobra.Command {
 It changes nothing (but a probe file, written and removed) and exits 1 when
 something needs fixing.`,
 		Args: cobra.NoArgs,
-		RunE: func(c *cobra.Command, args []string) error {
-			self, err := os.Executable()
-			if err != nil {
-				return err
-			}
-			if resolved, err := filepath.EvalSymlinks(self); err == nil {
-				self = resolved
-			}
-			stateDir, _ := config.StateDir()
-			e := doctor.Env{
-				Self: self, Version: "superclaude " + version.Get().String(),
-				PATH: os.Getenv("PATH"), HOME: os.Getenv("HOME"), SHELL: os.Getenv("SHELL"),
-				XDGDataHome: os.Getenv("XDG_DATA_HOME"), XDGConfigHome: os.Getenv("XDG_CONFIG_HOME"),
-				Agent: os.Getenv(envvar.Agent), StateDir: stateDir, RuntimeDir: control.RuntimeDir,
-				Completion: func(shell string) ([]byte, error) {
-					var b bytes.Buffer
-					cmd := completionCommand(root)
-					cmd.SetOut(&b)
-					err := cmd.RunE(cmd, []string{shell})
-					return b.Bytes(), err
-				},
-			}
-			if doctor.Write(c.OutOrStdout(), doctor.Check(context.Background(), e)) > 0 {
-				return exitCode(1)
-			}
-			return nil
-		},
+		RunE: func(c *cobra.Command, args []string) error { return runDoctor(c.OutOrStdout(), root) },
 	}
+}
+
+func runDoctor(out io.Writer, root *cobra.Command) error {
+	e, err := doctor.Here(func(shell string) ([]byte, error) {
+		var b bytes.Buffer
+		err := runCompletion(&b, root, shell)
+		return b.Bytes(), err
+	})
+	if err != nil {
+		return err
+	}
+	if doctor.Write(out, doctor.Check(context.Background(), e)) > 0 {
+		return exitCode(1)
+	}
+	return nil
 }

@@ -8,6 +8,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -20,7 +21,6 @@ import (
 	// superclaude started as the agent to the real one, before the other
 	// packages initialise: Go's init order does it (see its doc).
 	"github.com/superclaude/superclaude/internal/handover"
-	"github.com/superclaude/superclaude/internal/termtext"
 	"github.com/superclaude/superclaude/internal/version"
 )
 
@@ -33,7 +33,7 @@ func run(args []string) int {
 		// A copy of superclaude started as another's agent, with no
 		// agent to hand over to, or superclaude nested in itself too
 		// deep: never supervise (internal/handover).
-		fmt.Fprintln(os.Stderr, "superclaude: cannot start the agent:", termtext.Clean(err.Error()))
+		cli.Say(os.Stderr, "cannot start the agent: "+err.Error())
 		return 127
 	}
 	if r := handover.Ran(); r != nil {
@@ -46,7 +46,7 @@ func run(args []string) int {
 		// command tree first (a one-shot run's start is timed, issue 12).
 		return launch.Command(args)
 	}
-	root := ownCommands()
+	root := newRootCmd()
 	var names []string
 	for _, c := range root.Commands() {
 		names = append(names, c.Name())
@@ -74,14 +74,15 @@ func run(args []string) int {
 			if errors.As(err, &ec) {
 				return int(ec)
 			}
-			// An error can quote a file's content: no escapes to the terminal.
-			msg := termtext.Clean(err.Error())
+			// An error can quote a file's content: cli.Say lets no escape
+			// through to the terminal.
+			msg := err.Error()
 			if cmd != nil && isArgCountError(msg) {
 				// cobra says only "accepts 1 arg(s), received 0": say what.
-				fmt.Fprintf(os.Stderr, "superclaude: %s %s; usage: %s\n", cmd.CommandPath(), msg, cmd.UseLine())
+				cli.Say(os.Stderr, fmt.Sprintf("%s %s; usage: %s", cmd.CommandPath(), msg, cmd.UseLine()))
 				return 2
 			}
-			fmt.Fprintln(os.Stderr, "superclaude:", msg)
+			cli.Say(os.Stderr, msg)
 			return 1
 		}
 		return 0
@@ -102,11 +103,11 @@ func unknownCommand(parent *cobra.Command, word string) error {
 	if parent.Parent() == nil {
 		of, list = "superclaude", "superclaude +help"
 	}
-	msg := fmt.Sprintf("superclaude: %s is not a %s command", word, of)
+	msg := fmt.Sprintf("%s is not a %s command", word, of)
 	if s := cli.Suggest(word, names); s != "" {
 		msg += fmt.Sprintf("; did you mean %s?", s)
 	}
-	fmt.Fprintln(os.Stderr, termtext.Clean(msg)+" ("+list+" lists them)")
+	cli.Say(os.Stderr, msg+" ("+list+" lists them)")
 	return exitCode(2)
 }
 
@@ -122,7 +123,8 @@ type exitCode int
 
 func (e exitCode) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
 
-func ownCommands() *cobra.Command {
+// newRootCmd is superclaude's own commands: every one of them, and +help.
+func newRootCmd() *cobra.Command {
 	root := &cobra.Command{
 		Use:   "superclaude",
 		Short: "superclaude's own commands (every other argument goes to claude)",
@@ -146,40 +148,47 @@ claude subcommand, option or prompt:
 		SilenceErrors:     true,
 		CompletionOptions: cobra.CompletionOptions{DisableDefaultCmd: true},
 	}
-	root.AddCommand(sessionCommand(), newRunCmd(), newStatusLineCmd(), newHookCmd(), newLogCmd(),
-		upCommand(), downCommand(), paneIDCommand(), remoteCommand(), statusCommand(), whyCommand(), versionCommand(),
-		historyCommand(), resumeCommand(), dashboardCommand())
-	root.AddCommand(completionCommand(root), newDoctorCmd(root))
-	help := &cobra.Command{
-		Use:   "+help [command | codes]",
-		Short: "help about any command; +help codes: what every mark on screen means",
-		RunE: func(c *cobra.Command, args []string) error {
-			if len(args) == 1 && args[0] == "codes" {
-				return cli.WriteCodes(c.OutOrStdout(), "")
-			}
-			if len(args) > 0 && !strings.HasPrefix(args[0], cli.Prefix) {
-				// +help status means +help +status.
-				args = append([]string{cli.Prefix + args[0]}, args[1:]...)
-			}
-			target, rest, err := root.Find(args)
-			if err != nil || target == nil || (len(args) > 0 && (target == root || len(rest) > 0)) {
-				if len(args) == 0 {
-					return root.Help()
-				}
-				if target != nil && target != root {
-					return unknownCommand(target, rest[0])
-				}
-				return unknownCommand(root, args[0])
-			}
-			return target.Help()
-		},
-	}
-	root.SetHelpCommand(help)
+	root.AddCommand(newSessionCmd(), newRunCmd(), newStatusLineCmd(), newHookCmd(), newLogCmd(),
+		newUpCmd(), newDownCmd(), newPaneIDCmd(), newRemoteCmd(), newStatusCmd(), newWhyCmd(), newVersionCmd(),
+		newHistoryCmd(), newResumeCmd(), newDashboardCmd())
+	root.AddCommand(newCompletionCmd(root), newDoctorCmd(root))
+	root.SetHelpCommand(newHelpCmd(root))
 	root.InitDefaultHelpCmd()
 	return root
 }
 
-func completionCommand(root *cobra.Command) *cobra.Command {
+// newHelpCmd is +help: superclaude's --help would go to the agent.
+func newHelpCmd(root *cobra.Command) *cobra.Command {
+	return &cobra.Command{
+		Use:   "+help [command | codes]",
+		Short: "help about any command; +help codes: what every mark on screen means",
+		RunE:  func(c *cobra.Command, args []string) error { return runHelp(c, root, args) },
+	}
+}
+
+func runHelp(c *cobra.Command, root *cobra.Command, args []string) error {
+	if len(args) == 1 && args[0] == "codes" {
+		return cli.WriteCodes(c.OutOrStdout(), "")
+	}
+	if len(args) > 0 && !strings.HasPrefix(args[0], cli.Prefix) {
+		// +help status means +help +status.
+		args = append([]string{cli.Prefix + args[0]}, args[1:]...)
+	}
+	target, rest, err := root.Find(args)
+	if err != nil || target == nil || (len(args) > 0 && (target == root || len(rest) > 0)) {
+		if len(args) == 0 {
+			return root.Help()
+		}
+		if target != nil && target != root {
+			return unknownCommand(target, rest[0])
+		}
+		return unknownCommand(root, args[0])
+	}
+	return target.Help()
+}
+
+// newCompletionCmd is +completion: the shells' completion scripts.
+func newCompletionCmd(root *cobra.Command) *cobra.Command {
 	return &cobra.Command{
 		Use:   "+completion bash|zsh|fish",
 		Short: "print a shell completion script for superclaude's own commands",
@@ -201,32 +210,30 @@ pasted in the shell it names.
 superclaude +doctor checks that the completion is where your shell looks.`,
 		Args:      cobra.ExactArgs(1),
 		ValidArgs: []string{"bash", "zsh", "fish"},
-		RunE: func(c *cobra.Command, args []string) error {
-			out := c.OutOrStdout()
-			switch args[0] {
-			case "bash":
-				return root.GenBashCompletionV2(out, true)
-			case "zsh":
-				return root.GenZshCompletion(out)
-			case "fish":
-				return root.GenFishCompletion(out, true)
-			}
-			return fmt.Errorf("+completion %q: want bash, zsh or fish", args[0])
-		},
+		RunE:      func(c *cobra.Command, args []string) error { return runCompletion(c.OutOrStdout(), root, args[0]) },
 	}
 }
 
-// Version is this build's version as another host's superclaude compares
-// it (remote.go): internal/version's Short.
-func Version() string { return version.Get().Short() }
+func runCompletion(out io.Writer, root *cobra.Command, shell string) error {
+	switch shell {
+	case "bash":
+		return root.GenBashCompletionV2(out, true)
+	case "zsh":
+		return root.GenZshCompletion(out)
+	case "fish":
+		return root.GenFishCompletion(out, true)
+	}
+	return fmt.Errorf("+completion %q: want bash, zsh or fish", shell)
+}
 
-func versionCommand() *cobra.Command {
+// newVersionCmd is +version.
+func newVersionCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "+version",
 		Short: "print superclaude's version, the commit it was built from and that commit's date",
 		Args:  cobra.NoArgs,
-		Run: func(cmd *cobra.Command, args []string) {
-			fmt.Fprintln(cmd.OutOrStdout(), "superclaude", version.Get())
-		},
+		Run:   func(c *cobra.Command, args []string) { runVersion(c.OutOrStdout()) },
 	}
 }
+
+func runVersion(out io.Writer) { fmt.Fprintln(out, "superclaude", version.Get()) }

@@ -5,7 +5,6 @@ import (
 
 	"github.com/superclaude/superclaude/internal/envvar"
 	"github.com/superclaude/superclaude/internal/launch"
-	"github.com/superclaude/superclaude/supervise"
 )
 
 // newRunCmd is `+run`: the agent under supervision with the supervisor's
@@ -25,7 +24,7 @@ func newRunCmd() *cobra.Command {
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.Agent, "agent", o.Agent, "agent executable (default: the profile's, from $PATH; $"+envvar.Agent+")")
-	f.StringVar(&o.Profile, "profile", o.Profile, "agent profile: "+supervise.ProfileNames()+" ($"+envvar.Profile+")")
+	f.StringVar(&o.Profile, "profile", o.Profile, "agent profile: "+launch.ProfileNames()+" ($"+envvar.Profile+")")
 	f.DurationVar(&o.Grace, "grace", o.Grace, "time between SIGTERM and SIGKILL when the agent is killed ($"+envvar.Grace+")")
 	f.Float64Var(&o.MaxCrashes, "max-crashes", o.MaxCrashes, "crashes within the crash window before superclaude gives up ($"+envvar.MaxCrashes+")")
 	f.DurationVar(&o.CrashDecay, "crash-window", o.CrashDecay, "half-life of the crash count ($"+envvar.CrashWindow+")")

@@ -1,23 +1,30 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
+	"time"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
 	"github.com/superclaude/superclaude/internal/cli"
-	"github.com/superclaude/superclaude/internal/config"
+	"github.com/superclaude/superclaude/internal/hosts"
 	"github.com/superclaude/superclaude/internal/sessions"
-	"github.com/superclaude/superclaude/state"
 )
 
-func sessionCommand() *cobra.Command {
+// sessionFlags are the flags every +session subcommand shares: --session,
+// and --json where it prints a session.
+type sessionFlags struct {
+	which  string
+	asJSON bool
+}
+
+// newSessionCmd is +session and its subcommands, which read and change
+// one session's state (internal/sessions).
+func newSessionCmd() *cobra.Command {
+	f := &sessionFlags{}
 	cmd := &cobra.Command{
 		Use:   "+session",
 		Short: "read and change session state (replaces session.sh)",
@@ -36,294 +43,107 @@ named by $CLAUDE_SUPERVISOR_PID, unless --session names one.`,
 			return unknownCommand(c, args[0])
 		},
 	}
-	var which string
-	var asJSON bool
-	cmd.PersistentFlags().StringVar(&which, "session", "", "act on this session (name or path) instead of looking it up")
-
-	print := func(w io.Writer, sess *state.Session) error {
-		if asJSON {
-			return cli.WriteJSON(w, map[string]any{"name": sess.Name, "dir": sess.Dir, "state": sess.State})
-		}
-		_, err := fmt.Fprintln(w, sess.Dir)
-		return err
+	cmd.PersistentFlags().StringVar(&f.which, "session", "", "act on this session (name or path) instead of looking it up")
+	printing := []*cobra.Command{newSessionActivateCmd(f), newSessionFindCmd(f), newSessionPhaseCmd(f), newSessionDeactivateCmd(f),
+		newSessionRestartCmd(f), newSessionUpdateCmd(f), newSessionTargetCmd(f), newSessionListCmd(f), newSessionShowCmd(f), newSessionResetCmd(f)}
+	for _, sub := range printing {
+		sub.Flags().BoolVar(&f.asJSON, "json", false, "print JSON")
 	}
-	// onFound runs op on the session findSession picks and prints it.
-	onFound := func(actor string, op func(s *state.Store, name string) (*state.State, error)) func(*cobra.Command, []string) error {
-		return func(c *cobra.Command, args []string) error {
-			s, err := sessions.OpenStore("session " + actor)
-			if err != nil {
-				return err
-			}
-			sess, err := sessions.Find(s, which)
-			if err != nil {
-				return err
-			}
-			st, err := op(sess.Store, sess.Name)
-			if err != nil {
-				return err
-			}
-			sess.State = st
-			return print(c.OutOrStdout(), sess)
-		}
-	}
+	cmd.AddCommand(printing...)
+	cmd.AddCommand(newSessionReindexCmd(), newSessionRmCmd(), newSessionPruneCmd())
+	return cmd
+}
 
-	activate := &cobra.Command{
+func newSessionActivateCmd(f *sessionFlags) *cobra.Command {
+	return &cobra.Command{
 		Use:   "activate <dir> [skill]",
 		Short: "create or take over a session for a skill (default: the session's own), owned by this supervisor and pane",
 		Args:  cobra.RangeArgs(1, 2),
-		RunE: func(c *cobra.Command, args []string) error {
-			s, err := sessions.OpenStore("session activate")
-			if err != nil {
-				return err
-			}
-			store, name, err := sessions.ActivateTarget(s, args[0])
-			if err != nil {
-				return err
-			}
-			owner, err := config.Owner()
-			if err != nil {
-				return err
-			}
-			skill := ""
-			if len(args) == 2 {
-				skill = args[1]
-			} else if cur, err := store.Load(name); err == nil {
-				skill = cur.Skill
-			}
-			pane, err := config.PaneID(context.Background())
-			if err != nil {
-				fmt.Fprintln(os.Stderr, "superclaude:", err)
-			}
-			cwd, _ := os.Getwd()
-			caller := state.Caller{Owner: owner, Pane: pane, ProjectDir: cwd}
-			st, err := store.Activate(name, skill, caller)
-			var corrupt *state.Error
-			if errors.As(err, &corrupt) {
-				// The bad file is kept aside; activate starts fresh.
-				fmt.Fprintln(os.Stderr, "superclaude:", err)
-				st, err = store.Activate(name, skill, caller)
-			}
-			if err != nil {
-				return err
-			}
-			if _, serr := config.Supervisor(); errors.Is(serr, config.ErrNoSupervisor) && term.IsTerminal(int(os.Stderr.Fd())) {
-				// A person typing it in a plain shell: the seeds' rule
-				// makes the shell the owner, which +status shows as
-				// running. Say what that means; a skill's Bash has no
-				// terminal and is not told.
-				fmt.Fprintf(os.Stderr, "superclaude: no supervisor here: this shell (pid %d) now holds session %s until it exits. "+
-					"Nothing restarts an agent in it, and a superclaude started in this pane meanwhile starts a session of its own; "+
-					"restarts and the overflow guard need claude started as superclaude (then the agent activates the session)\n", owner.PID, name)
-			}
-			return print(c.OutOrStdout(), &state.Session{Name: name, Dir: filepath.Join(store.Root, name), State: st})
-		},
+		RunE:  func(c *cobra.Command, args []string) error { return runSessionActivate(c, f, args) },
 	}
-	find := &cobra.Command{
+}
+
+func runSessionActivate(c *cobra.Command, f *sessionFlags, args []string) error {
+	skill := ""
+	if len(args) == 2 {
+		skill = args[1]
+	}
+	a, err := sessions.Activate(args[0], skill, len(args) == 2)
+	for _, note := range a.Notes {
+		fmt.Fprintln(os.Stderr, "superclaude:", note)
+	}
+	if err != nil {
+		return err
+	}
+	if a.Shell != 0 && term.IsTerminal(int(os.Stderr.Fd())) {
+		// A person typing it in a plain shell, which now owns the
+		// session and which +status shows as running. Say what that
+		// means; a skill's Bash has no terminal and is not told.
+		fmt.Fprintf(os.Stderr, "superclaude: no supervisor here: this shell (pid %d) now holds session %s until it exits. "+
+			"Nothing restarts an agent in it, and a superclaude started in this pane meanwhile starts a session of its own; "+
+			"restarts and the overflow guard need claude started as superclaude (then the agent activates the session)\n", a.Shell, a.Name)
+	}
+	return cli.WriteSession(c.OutOrStdout(), a.Session, f.asJSON)
+}
+
+func newSessionFindCmd(f *sessionFlags) *cobra.Command {
+	return &cobra.Command{
 		Use:   "find",
 		Short: "print this pane's or this supervisor's session directory (read-only)",
 		Args:  cobra.NoArgs,
-		RunE: func(c *cobra.Command, args []string) error {
-			s, err := sessions.OpenStore("session find")
-			if err != nil {
-				return err
-			}
-			sess, err := sessions.Find(s, which)
-			if err != nil {
-				return err
-			}
-			return print(c.OutOrStdout(), sess)
-		},
+		RunE:  func(c *cobra.Command, args []string) error { return runSessionFind(c.OutOrStdout(), f) },
 	}
-	phase := &cobra.Command{
+}
+
+func runSessionFind(out io.Writer, f *sessionFlags) error {
+	sess, err := sessions.Lookup("session find", f.which)
+	if err != nil {
+		return err
+	}
+	return cli.WriteSession(out, sess, f.asJSON)
+}
+
+func newSessionPhaseCmd(f *sessionFlags) *cobra.Command {
+	return &cobra.Command{
 		Use:   "phase <name>",
 		Short: "record the current phase (clears loading, resets heartbeat counters)",
 		Args:  cobra.ExactArgs(1),
-		RunE: func(c *cobra.Command, args []string) error {
-			return onFound("phase", func(s *state.Store, name string) (*state.State, error) {
-				return s.Phase(name, args[0])
-			})(c, args)
-		},
+		RunE:  func(c *cobra.Command, args []string) error { return runSessionPhase(c.OutOrStdout(), f, args[0]) },
 	}
+}
+
+func runSessionPhase(out io.Writer, f *sessionFlags, phase string) error {
+	sess, err := sessions.Phase(f.which, phase)
+	if err != nil {
+		return err
+	}
+	return cli.WriteSession(out, sess, f.asJSON)
+}
+
+func newSessionDeactivateCmd(f *sessionFlags) *cobra.Command {
 	var keywords string
-	deactivate := &cobra.Command{
+	cmd := &cobra.Command{
 		Use:   "deactivate",
 		Short: "mark the session completed; a description is read from stdin",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
-			desc, err := readStdinIfPiped(c.InOrStdin())
-			if err != nil {
-				return err
-			}
-			return onFound("deactivate", func(s *state.Store, name string) (*state.State, error) {
-				return s.Deactivate(name, desc, keywords)
-			})(c, args)
+			return runSessionDeactivate(c.InOrStdin(), c.OutOrStdout(), f, keywords)
 		},
 	}
-	deactivate.Flags().StringVar(&keywords, "keywords", "", "comma-separated search keywords")
-	var now, restartLocal bool
-	var restartHost string
-	restart := &cobra.Command{
-		Use:   "restart",
-		Short: "ask the session's supervisor for an overflow restart: it kills the agent and starts it fresh with /superclaude:session continue",
-		Long: `Ask the live supervisor that owns the session (this agent's own, or the one
---session names, from any shell of the same user) to restart its agent: the
-supervisor saves the agent's context (DEHYDRATED_CONTEXT.md, unless the agent
-just wrote it), records the restart in the session's state, kills the agent
-from outside and starts it fresh with the continuation prompt. When no live
-supervisor owns the session, nothing is written.
-
-Asked from outside the agent, the restart waits for claude to finish the
-turn it is in (a minute at most); --now restarts at once.`,
-		Args: cobra.NoArgs,
-		RunE: func(c *cobra.Command, args []string) error {
-			s, err := sessions.OpenStore("session restart")
-			if err != nil {
-				return err
-			}
-			var sess *state.Session
-			if restartHost == "" {
-				sess, err = sessions.Find(s, which)
-			}
-			if restartHost != "" || errors.Is(err, state.ErrNoSession) {
-				on, herr := onHost(restartHost, restartLocal, true, "", which, false)
-				if herr != nil {
-					return herr
-				}
-				if on != "" {
-					argv := []string{"+session", "restart", "--session", which}
-					if now {
-						argv = append(argv, "--now")
-					}
-					if asJSON {
-						argv = append(argv, "--json")
-					}
-					return runOnHost(c.Context(), on, argv, c.OutOrStdout(), c.ErrOrStderr())
-				}
-			}
-			if err != nil {
-				return err
-			}
-			// The agent's own request (its Bash tool runs this under the
-			// session's own supervisor) goes at once: it asks for itself.
-			own := false
-			if sup, err := config.Supervisor(); err == nil && state.OwnedBy(sess.State, sup) {
-				own = true
-			}
-			ans, err := sessions.RequestRestart(sess, "superclaude +session restart", "", now || own, own)
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				return cli.WriteJSON(c.OutOrStdout(), ans)
-			}
-			switch {
-			case ans.Waiting:
-				fmt.Fprintf(c.ErrOrStderr(), "superclaude: the agent is in the middle of a turn; the supervisor (pid %d) restarts session %s when it ends, in a minute at most (--now restarts at once)\n",
-					sess.State.PID, ans.Session)
-			case ans.Resume:
-				fmt.Fprintf(c.ErrOrStderr(), "superclaude: the supervisor (pid %d) is restarting session %s's agent on its conversation: nothing saved its context for a fresh start\n",
-					sess.State.PID, ans.Session)
-			default:
-				fmt.Fprintf(c.ErrOrStderr(), "superclaude: the supervisor (pid %d) is restarting session %s; the fresh agent starts with: %s\n",
-					sess.State.PID, ans.Session, ans.Prompt)
-			}
-			if ans.TurnUnknown {
-				fmt.Fprintln(c.ErrOrStderr(), "superclaude: the agent's CLI does not tell whether it is in the middle of a turn, so the restart did not wait for one to end")
-			}
-			_, err = fmt.Fprintln(c.OutOrStdout(), ans.Dir)
-			return err
-		},
-	}
-	restart.Flags().BoolVar(&now, "now", false, "restart at once, even in the middle of a turn")
-	hostFlags(restart, &restartHost, &restartLocal)
-	update := &cobra.Command{
-		Use:   "update key=value…",
-		Short: "set fields (values are JSON when they parse as the field's type, else strings)",
-		Args:  cobra.MinimumNArgs(1),
-		RunE: func(c *cobra.Command, args []string) error {
-			return onFound("update", func(s *state.Store, name string) (*state.State, error) {
-				return s.Set(name, args)
-			})(c, args)
-		},
-	}
-	target := &cobra.Command{
-		Use:   "target <file>",
-		Short: "set the file the status line shows",
-		Args:  cobra.ExactArgs(1),
-		RunE: func(c *cobra.Command, args []string) error {
-			return onFound("target", func(s *state.Store, name string) (*state.State, error) {
-				return s.Target(name, args[0])
-			})(c, args)
-		},
-	}
-	list := &cobra.Command{
-		Use:   "list",
-		Short: "list the sessions of this sessions directory (+status lists every one of yours)",
-		Args:  cobra.NoArgs,
-		RunE: func(c *cobra.Command, args []string) error {
-			s, err := sessions.OpenStore("session list")
-			if err != nil {
-				return err
-			}
-			return writeStatus(c.OutOrStdout(), []*state.Store{s}, func(state.Session) bool { return true }, asJSON, nil)
-		},
-	}
-	show := &cobra.Command{
-		Use:   "show [session]",
-		Short: "print a session's state file",
-		Args:  cobra.MaximumNArgs(1),
-		RunE: func(c *cobra.Command, args []string) error {
-			s, err := sessions.OpenStore("session show")
-			if err != nil {
-				return err
-			}
-			w := which
-			if len(args) == 1 {
-				w = args[0]
-			}
-			sess, err := sessions.Find(s, w)
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				return print(c.OutOrStdout(), sess)
-			}
-			b, err := sess.State.MarshalJSON()
-			if err != nil {
-				return err
-			}
-			_, err = c.OutOrStdout().Write(b)
-			return err
-		},
-	}
-	reset := &cobra.Command{
-		Use:   "reset",
-		Short: "re-arm the progress breaker of a halted session, so that it is resumed and restarted again",
-		Args:  cobra.NoArgs,
-		RunE: func(c *cobra.Command, args []string) error {
-			return onFound("reset", func(s *state.Store, name string) (*state.State, error) {
-				return s.Reset(name)
-			})(c, args)
-		},
-	}
-	reindex := &cobra.Command{
-		Use:   "reindex",
-		Short: "rebuild the pane and supervisor lookup index from the state files",
-		Args:  cobra.NoArgs,
-		RunE: func(c *cobra.Command, args []string) error {
-			s, err := sessions.OpenStore("session reindex")
-			if err != nil {
-				return err
-			}
-			return s.Reindex()
-		},
-	}
-	for _, sub := range []*cobra.Command{activate, find, phase, deactivate, restart, update, target, list, show, reset} {
-		sub.Flags().BoolVar(&asJSON, "json", false, "print JSON")
-	}
-	cmd.AddCommand(activate, find, phase, deactivate, restart, update, target, list, show, reset, reindex,
-		newSessionRmCmd(), newSessionPruneCmd())
+	cmd.Flags().StringVar(&keywords, "keywords", "", "comma-separated search keywords")
 	return cmd
+}
+
+func runSessionDeactivate(in io.Reader, out io.Writer, f *sessionFlags, keywords string) error {
+	desc, err := readStdinIfPiped(in)
+	if err != nil {
+		return err
+	}
+	sess, err := sessions.Deactivate(f.which, desc, keywords)
+	if err != nil {
+		return err
+	}
+	return cli.WriteSession(out, sess, f.asJSON)
 }
 
 // readStdinIfPiped reads a description from stdin unless stdin is a
@@ -336,4 +156,179 @@ func readStdinIfPiped(r io.Reader) (string, error) {
 	}
 	b, err := io.ReadAll(io.LimitReader(r, 1<<20))
 	return string(b), err
+}
+
+// restartFlags are +session restart's own.
+type restartFlags struct {
+	now, local bool
+	host       string
+}
+
+func newSessionRestartCmd(f *sessionFlags) *cobra.Command {
+	var r restartFlags
+	cmd := &cobra.Command{
+		Use:   "restart",
+		Short: "ask the session's supervisor for an overflow restart: it kills the agent and starts it fresh with /superclaude:session continue",
+		Long: `Ask the live supervisor that owns the session (this agent's own, or the one
+--session names, from any shell of the same user) to restart its agent: the
+supervisor saves the agent's context (DEHYDRATED_CONTEXT.md, unless the agent
+just wrote it), records the restart in the session's state, kills the agent
+from outside and starts it fresh with the continuation prompt. When no live
+supervisor owns the session, nothing is written.
+
+Asked from outside the agent, the restart waits for claude to finish the
+turn it is in (a minute at most); --now restarts at once.`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, args []string) error { return runSessionRestart(c, f, r) },
+	}
+	cmd.Flags().BoolVar(&r.now, "now", false, "restart at once, even in the middle of a turn")
+	hostFlags(cmd, &r.host, &r.local)
+	return cmd
+}
+
+func runSessionRestart(c *cobra.Command, f *sessionFlags, r restartFlags) error {
+	sess, on, err := hosts.Restarting(f.which, r.host, r.local)
+	if on != "" {
+		argv := []string{"+session", "restart", "--session", f.which}
+		if r.now {
+			argv = append(argv, "--now")
+		}
+		if f.asJSON {
+			argv = append(argv, "--json")
+		}
+		return runOnHost(c, on, argv)
+	}
+	if err != nil {
+		return err
+	}
+	ans, err := sessions.Restart(sess, r.now)
+	if err != nil {
+		return err
+	}
+	if f.asJSON {
+		return cli.WriteJSON(c.OutOrStdout(), ans)
+	}
+	stderr := c.ErrOrStderr()
+	switch {
+	case ans.Waiting:
+		fmt.Fprintf(stderr, "superclaude: the agent is in the middle of a turn; the supervisor (pid %d) restarts session %s when it ends, in a minute at most (--now restarts at once)\n",
+			sess.State.PID, ans.Session)
+	case ans.Resume:
+		fmt.Fprintf(stderr, "superclaude: the supervisor (pid %d) is restarting session %s's agent on its conversation: nothing saved its context for a fresh start\n",
+			sess.State.PID, ans.Session)
+	default:
+		fmt.Fprintf(stderr, "superclaude: the supervisor (pid %d) is restarting session %s; the fresh agent starts with: %s\n",
+			sess.State.PID, ans.Session, ans.Prompt)
+	}
+	if ans.TurnUnknown {
+		fmt.Fprintln(stderr, "superclaude: the agent's CLI does not tell whether it is in the middle of a turn, so the restart did not wait for one to end")
+	}
+	_, err = fmt.Fprintln(c.OutOrStdout(), ans.Dir)
+	return err
+}
+
+func newSessionUpdateCmd(f *sessionFlags) *cobra.Command {
+	return &cobra.Command{
+		Use:   "update key=value…",
+		Short: "set fields (values are JSON when they parse as the field's type, else strings)",
+		Args:  cobra.MinimumNArgs(1),
+		RunE:  func(c *cobra.Command, args []string) error { return runSessionUpdate(c.OutOrStdout(), f, args) },
+	}
+}
+
+func runSessionUpdate(out io.Writer, f *sessionFlags, fields []string) error {
+	sess, err := sessions.Update(f.which, fields)
+	if err != nil {
+		return err
+	}
+	return cli.WriteSession(out, sess, f.asJSON)
+}
+
+func newSessionTargetCmd(f *sessionFlags) *cobra.Command {
+	return &cobra.Command{
+		Use:   "target <file>",
+		Short: "set the file the status line shows",
+		Args:  cobra.ExactArgs(1),
+		RunE:  func(c *cobra.Command, args []string) error { return runSessionTarget(c.OutOrStdout(), f, args[0]) },
+	}
+}
+
+func runSessionTarget(out io.Writer, f *sessionFlags, file string) error {
+	sess, err := sessions.Target(f.which, file)
+	if err != nil {
+		return err
+	}
+	return cli.WriteSession(out, sess, f.asJSON)
+}
+
+func newSessionListCmd(f *sessionFlags) *cobra.Command {
+	return &cobra.Command{
+		Use:   "list",
+		Short: "list the sessions of this sessions directory (+status lists every one of yours)",
+		Args:  cobra.NoArgs,
+		RunE:  func(c *cobra.Command, args []string) error { return runSessionList(c.OutOrStdout(), f) },
+	}
+}
+
+func runSessionList(out io.Writer, f *sessionFlags) error {
+	views, err := sessions.List()
+	if err != nil {
+		return err
+	}
+	return cli.WriteStatus(out, views, f.asJSON, time.Now())
+}
+
+func newSessionShowCmd(f *sessionFlags) *cobra.Command {
+	return &cobra.Command{
+		Use:   "show [session]",
+		Short: "print a session's state file",
+		Args:  cobra.MaximumNArgs(1),
+		RunE:  func(c *cobra.Command, args []string) error { return runSessionShow(c.OutOrStdout(), f, args) },
+	}
+}
+
+func runSessionShow(out io.Writer, f *sessionFlags, args []string) error {
+	which := f.which
+	if len(args) == 1 {
+		which = args[0]
+	}
+	sess, err := sessions.Lookup("session show", which)
+	if err != nil {
+		return err
+	}
+	if f.asJSON {
+		return cli.WriteSession(out, sess, true)
+	}
+	b, err := sess.State.MarshalJSON()
+	if err != nil {
+		return err
+	}
+	_, err = out.Write(b)
+	return err
+}
+
+func newSessionResetCmd(f *sessionFlags) *cobra.Command {
+	return &cobra.Command{
+		Use:   "reset",
+		Short: "re-arm the progress breaker of a halted session, so that it is resumed and restarted again",
+		Args:  cobra.NoArgs,
+		RunE:  func(c *cobra.Command, args []string) error { return runSessionReset(c.OutOrStdout(), f) },
+	}
+}
+
+func runSessionReset(out io.Writer, f *sessionFlags) error {
+	sess, err := sessions.Reset(f.which)
+	if err != nil {
+		return err
+	}
+	return cli.WriteSession(out, sess, f.asJSON)
+}
+
+func newSessionReindexCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "reindex",
+		Short: "rebuild the pane and supervisor lookup index from the state files",
+		Args:  cobra.NoArgs,
+		RunE:  func(c *cobra.Command, args []string) error { return sessions.Reindex() },
+	}
 }

@@ -1,6 +1,7 @@
 package agentside
 
 import (
+	"context"
 	"errors"
 	"io"
 	"os"
@@ -78,3 +79,8 @@ func logIf(err error, msg string) {
 	log.Warn(msg, "err", err)
 	done()
 }
+
+// PaneID is `+pane-id`: this pane's identity, as a skill asks for it
+// (config.PaneID: tmux session:window:@pane_label, else the pane id; ""
+// outside tmux).
+func PaneID() (string, error) { return config.PaneID(context.Background()) }

@@ -27,9 +27,15 @@ var hookEventNames = func() map[string]string {
 	return m
 }()
 
-// Hook answers one hook: read, find the session, claude.Hook, print.
-// Bad input never breaks claude's turn: it is logged and the tool allowed.
-func Hook(sub string, payload []byte, stdout, stderr io.Writer) int {
+// Hook answers one hook: read stdin (within claude.ReadHookInput's
+// deadline), find the session, claude.Hook, print. Bad input never breaks
+// claude's turn: it is logged and the tool allowed. It returns the exit
+// code the answer needs.
+func Hook(sub string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return hook(sub, claude.ReadHookInput(stdin), stdout, stderr)
+}
+
+func hook(sub string, payload []byte, stdout, stderr io.Writer) int {
 	event, known := hookEventNames[sub]
 	in, err := claude.ParseHookInput(payload)
 	if !known || err != nil {
