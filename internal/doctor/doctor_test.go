@@ -6,14 +6,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/superclaude/superclaude/testkit/testbin"
 )
 
 // install is a person's machine as the doctor sees it: a home, this
 // superclaude in ~/.local/bin, the real claude in /opt/claude/bin (a
 // script that answers --version as Claude Code does), and more directories
-// a test may put first on PATH.
+// a test may put first on PATH. This superclaude is a file the checks
+// compare paths with, never run: how +doctor knows another copy of the
+// real program by its +version is cmd/superclaude/apptest's to test.
 type install struct {
 	t                      *testing.T
 	home, local, claudeDir string
@@ -29,20 +29,9 @@ func newInstall(t *testing.T) *install {
 		os.MkdirAll(d, 0o755)
 	}
 	in.self = filepath.Join(in.local, "superclaude")
-	copyFile(t, testbin.Superclaude(t), in.self)
+	in.script(in.self, `echo "superclaude test"`)
 	in.script(filepath.Join(in.claudeDir, "claude"), `[ "$1" = --version ] && echo "2.1.330 (Claude Code)"`)
 	return in
-}
-
-func copyFile(t *testing.T, from, to string) {
-	t.Helper()
-	b, err := os.ReadFile(from)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(to, b, 0o755); err != nil {
-		t.Fatal(err)
-	}
 }
 
 func (in *install) script(path, body string) {
@@ -97,19 +86,14 @@ func TestDoctorSaysWhenSuperclaudeIsNotOnPATH(t *testing.T) {
 }
 
 // Issue 19: the SuperClaude framework installs a command named superclaude
-// too; an older copy of this one may come first as well.
+// too. (An older copy of this one, which may come first as well, is
+// cmd/superclaude/apptest's TestDoctorNamesAnOlderCopyThatShadowsThisOne.)
 func TestDoctorNamesAnotherSuperclaudeThatShadowsThisOne(t *testing.T) {
 	in := newInstall(t)
 	framework := filepath.Join(in.home, ".venv", "bin")
 	in.script(filepath.Join(framework, "superclaude"), `echo "SuperClaude v4.1.5"; exit 2`)
 	fs := checkSelf(context.Background(), in.env(framework, in.local))
 	want(t, fs, Fix, "another program of that name (the SuperClaude framework installs one)", "put this one's directory ahead of ~/.venv/bin")
-
-	older := filepath.Join(in.home, "bin")
-	os.MkdirAll(older, 0o755)
-	copyFile(t, in.self, filepath.Join(older, "superclaude"))
-	fs = checkSelf(context.Background(), in.env(older, in.local))
-	want(t, fs, Warn, "another superclaude comes first on your PATH: ~/bin/superclaude", "remove ~/bin/superclaude")
 }
 
 // Issue 19: the claude found behind the link, and a link that comes after

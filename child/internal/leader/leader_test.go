@@ -1,15 +1,10 @@
 package leader
 
 import (
-	"io"
-	"os"
-	"os/exec"
 	"slices"
 	"strings"
 	"syscall"
 	"testing"
-
-	"github.com/superclaude/superclaude/testkit/testbin"
 )
 
 func TestAgentCommandCrossesToTheLeaderWhole(t *testing.T) {
@@ -50,48 +45,6 @@ func TestLeaderReportsParse(t *testing.T) {
 	for _, bad := range []string{"start nonsense", "stop x", "exit -1", "error x y", "hello"} {
 		if _, err := ParseEvent(bad); err == nil {
 			t.Errorf("ParseEvent(%q) took it", bad)
-		}
-	}
-}
-
-// TestTheLeaderComesBeforeTheHeavyInitialisers: every start and restart of
-// an agent on a pty runs a leader, and a leader that ran the whole
-// program's initialisers — cobra, the state store, net — paid for them on
-// every restart (issue 22). It runs from this package's init, which comes
-// first as long as this package imports little.
-func TestTheLeaderComesBeforeTheHeavyInitialisers(t *testing.T) {
-	bin := testbin.Superclaude(t)
-	status, statusW, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	specR, specW, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	specW.Close() // no command: the leader says so and ends
-	cmd := exec.Command(bin)
-	cmd.Env = []string{Env + "=" + Version, "GODEBUG=inittrace=1"}
-	cmd.ExtraFiles = []*os.File{statusW, specR}
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	statusW.Close()
-	specR.Close()
-	report, _ := io.ReadAll(status)
-	cmd.Wait()
-	if !strings.HasPrefix(string(report), "error 1 reading the agent's command") {
-		t.Fatalf("the leader reported %q, want its complaint about the missing command", report)
-	}
-	trace := stderr.String()
-	if !strings.Contains(trace, "init os @") {
-		t.Fatalf("inittrace has no line for os:\n%s", trace)
-	}
-	for _, p := range []string{"github.com/spf13/cobra", "github.com/superclaude/superclaude/state", "net"} {
-		if strings.Contains(trace, "init "+p+" @") {
-			t.Errorf("%s initialised before the leader ran:\n%s", p, trace)
 		}
 	}
 }
