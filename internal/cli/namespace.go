@@ -1,7 +1,9 @@
 // Package cli owns what superclaude's command line looks like: which
 // arguments are superclaude's own and which belong to the agent, and how
-// sessions are rendered for people. The cobra commands in
-// cmd/superclaude only parse and call in here and into the other packages.
+// sessions, events and errors are said to people. The cobra commands in
+// cmd/superclaude only declare commands and flags, call the one package
+// that owns each command's flow, and print with what is here; a test in
+// internal/deps holds cmd to the packages it may call.
 package cli
 
 import "strings"
