@@ -38,8 +38,9 @@ func ReadClaudePayload(r io.Reader) []byte {
 func policy() claude.Policy {
 	p := claude.Policy{SessionRequired: os.Getenv(envvar.SessionRequired) == "1"}
 	if exe, err := os.Executable(); err == nil {
-		p.Self = filepath.Base(exe)
+		p.Self = exe
 	}
+	p.Path = os.Getenv("PATH")
 	if v := os.Getenv(envvar.OverflowThreshold); v != "" {
 		if f, err := strconv.ParseFloat(v, 64); err == nil && f > 0 && f <= 1 {
 			p.Threshold = f

@@ -143,6 +143,9 @@ func TestPreToolUse(t *testing.T) {
 		}
 	}
 	key := "d297140c-1c36-4b25-ad4b-a2ff52142402.jsonl"
+	self, _ := selfPolicy(t)
+	gated := self
+	gated.SessionRequired = true
 	for _, tc := range []struct {
 		name    string
 		in      HookInput
@@ -157,7 +160,7 @@ func TestPreToolUse(t *testing.T) {
 		{name: "healthy", in: hook(t, "hook-PreToolUse.json", nil)},
 		{name: "no session, no gate", in: hook(t, "hook-PreToolUse.json", nil), noSess: true},
 		{name: "S10 gate: no session", in: hook(t, "hook-PreToolUse.json", nil), noSess: true, policy: Policy{SessionRequired: true}, deny: true, inReply: "SESSION REQUIRED"},
-		{name: "S10 gate: whitelisted session command", in: hook(t, "hook-PreToolUse.json", bash("superclaude +session activate sessions/X implement")), noSess: true, policy: Policy{SessionRequired: true}},
+		{name: "S10 gate: whitelisted session command", in: hook(t, "hook-PreToolUse.json", bash("superclaude +session activate sessions/X implement")), noSess: true, policy: gated},
 		{name: "S10 gate: whitelisted read", in: hook(t, "hook-PreToolUse.json", func(m map[string]any) {
 			m["tool_name"], m["tool_input"] = "Read", map[string]any{"file_path": "/home/u/.claude/CLAUDE.md"}
 		}), noSess: true, policy: Policy{SessionRequired: true}},
@@ -171,14 +174,14 @@ func TestPreToolUse(t *testing.T) {
 		{name: "R4: dehydrating lets everything through", in: hook(t, "hook-PreToolUse.json", nil), st: func(s *state.State) { s.Overflowed, s.Lifecycle = true, state.Dehydrating }},
 		{name: "kill requested lets everything through", in: hook(t, "hook-PreToolUse.json", nil), st: func(s *state.State) { s.Overflowed, s.KillRequested = true, true }},
 		{name: "restarting: the fresh agent is not overflowed", in: hook(t, "hook-PreToolUse.json", nil), st: func(s *state.State) { s.Overflowed, s.Lifecycle = true, state.Restarting }},
-		{name: "session command passes the overflow guard", in: hook(t, "hook-PreToolUse.json", bash("'/opt/sc dir/superclaude' +session restart")), st: func(s *state.State) { s.Overflowed = true }},
+		{name: "session command passes the overflow guard", in: hook(t, "hook-PreToolUse.json", bash(shellQuote(self.Self)+" +session restart")), st: func(s *state.State) { s.Overflowed = true }, policy: self},
 		{name: "a command merely mentioning superclaude is blocked", in: hook(t, "hook-PreToolUse.json", bash("echo superclaude +sessions")), st: func(s *state.State) { s.Overflowed = true }, deny: true},
 		{name: "heartbeat counts", in: hook(t, "hook-PreToolUse.json", nil), st: skill(nil), change: Change{CountKey: key}},
 		{name: "heartbeat warns", in: hook(t, "hook-PreToolUse.json", nil), st: skill(func(s *state.State) { s.ToolCallsByTranscript = map[string]int{key: 2} }), warn: true, change: Change{CountKey: key}, inReply: "Logging heartbeat"},
 		{name: "heartbeat blocks", in: hook(t, "hook-PreToolUse.json", nil), st: skill(func(s *state.State) { s.ToolCallsByTranscript = map[string]int{key: 9} }), deny: true, change: Change{CountKey: key}, inReply: "LOGGING HEARTBEAT VIOLATION"},
 		{name: "other transcripts do not count", in: hook(t, "hook-PreToolUse.json", nil), st: skill(func(s *state.State) { s.ToolCallsByTranscript = map[string]int{"agent-x.jsonl": 50} }), change: Change{CountKey: key}},
-		{name: "logging resets", in: hook(t, "hook-PreToolUse.json", bash("superclaude +log <<'EOF'\nstep done\nEOF")), st: skill(func(s *state.State) { s.ToolCallsByTranscript = map[string]int{key: 9} }), change: Change{ResetKey: key}},
-		{name: "seed log.sh resets", in: hook(t, "hook-PreToolUse.json", bash("~/.claude/scripts/log.sh IMPL.md")), st: skill(func(s *state.State) { s.ToolCallsByTranscript = map[string]int{key: 9} }), change: Change{ResetKey: key}},
+		{name: "logging resets", in: hook(t, "hook-PreToolUse.json", bash("superclaude +log <<'EOF'\nstep done\nEOF")), st: skill(func(s *state.State) { s.ToolCallsByTranscript = map[string]int{key: 9} }), policy: self, change: Change{ResetKey: key}},
+		{name: "a seed's log.sh is not superclaude's log", in: hook(t, "hook-PreToolUse.json", bash("~/.claude/scripts/log.sh IMPL.md")), st: skill(func(s *state.State) { s.ToolCallsByTranscript = map[string]int{key: 9} }), policy: self, deny: true, change: Change{CountKey: key}, inReply: "LOGGING HEARTBEAT VIOLATION"},
 		{name: "loading bypasses the heartbeat", in: hook(t, "hook-PreToolUse.json", nil), st: skill(func(s *state.State) { l := true; s.Loading = &l; s.ToolCallsByTranscript = map[string]int{key: 20} })},
 		{name: "template read is not counted", in: hook(t, "hook-PreToolUse.json", func(m map[string]any) {
 			m["tool_name"], m["tool_input"] = "Read", map[string]any{"file_path": "/p/TEMPLATE_IMPLEMENTATION_LOG.md"}
@@ -300,29 +303,32 @@ func TestOtherHookEventsOnTheSamples(t *testing.T) {
 }
 
 func TestCommandLineRunsACommandOnlyWhereTheShellWould(t *testing.T) {
+	p, _ := selfPolicy(t)
 	for cmd, want := range map[string]bool{
 		"superclaude +session restart":                   true,
-		"/usr/local/bin/superclaude +session phase x":    true,
+		p.Self + " +session phase x":                     true,
 		"cd x && superclaude +log <<'EOF'\nentry\nEOF\n": true,
 		"echo superclaude +session":                      false, // the words are there, the command is echo
 		"superclaude +status":                            false,
-		"session.sh phase 'x'":                           true,
-		"mysession.sh":                                   false,
+		"/usr/local/bin/superclaude +session phase x":    false, // another file
+		"session.sh phase 'x'":                           false,
 	} {
-		if got := parseCommandLine(cmd).runs("superclaude +session", "superclaude +log", "session.sh"); got != want {
+		if got := parseCommandLine(cmd).runs(p.isSelf, "+session", "+log"); got != want {
 			t.Errorf("runs(%q) = %v", cmd, got)
 		}
 	}
 }
 
 func TestBookkeepingUnderAnotherName(t *testing.T) {
+	p, bin := selfPolicy(t)
 	st := base()
 	st.Overflowed = true
-	in := hook(t, "hook-PreToolUse.json", bash("/usr/local/bin/sc +session restart"))
-	if a, _ := PreToolUse(in, st, Policy{}); !a.Deny {
+	in := hook(t, "hook-PreToolUse.json", bash("sc +session restart"))
+	if a, _ := PreToolUse(in, st, p); !a.Deny {
 		t.Fatal("an unknown program was taken for superclaude")
 	}
-	if a, _ := PreToolUse(in, st, Policy{Self: "sc"}); a.Deny {
+	os.Symlink(p.Self, filepath.Join(bin, "sc"))
+	if a, _ := PreToolUse(in, st, p); a.Deny {
 		t.Fatalf("superclaude installed as sc was blocked: %+v", a)
 	}
 }

@@ -1,7 +1,6 @@
 package claude
 
 import (
-	"path/filepath"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -24,6 +23,11 @@ type commandLine struct {
 	// writes is set when a redirection writes to a file other than
 	// /dev/null and the like.
 	writes bool
+	// rebinds is set when the line can change what a later word of it
+	// runs: it assigns a variable (`PATH=/tmp superclaude …`, `export
+	// PATH=…`, `for PATH in …`, `${X:=…}`, arithmetic, which may assign)
+	// or defines a function, which shadows a program of its name.
+	rebinds bool
 }
 
 // parseCommandLine parses line as bash would.
@@ -46,6 +50,13 @@ func parseCommandLine(line string) commandLine {
 		case *syntax.Redirect:
 			if writesFile(n) {
 				c.writes = true
+			}
+		case *syntax.Assign, *syntax.DeclClause, *syntax.LetClause, *syntax.ArithmCmd, *syntax.ArithmExp,
+			*syntax.FuncDecl, *syntax.ForClause, *syntax.CoprocClause:
+			c.rebinds = true
+		case *syntax.ParamExp:
+			if n.Exp != nil && (n.Exp.Op == syntax.AssignUnset || n.Exp.Op == syntax.AssignUnsetOrNull) {
+				c.rebinds = true
 			}
 		}
 		return true
@@ -94,54 +105,46 @@ func writesFile(r *syntax.Redirect) bool {
 // change directory (`printf … | superclaude +log`, `cd dir && …`).
 var helpers = map[string]bool{"echo": true, "printf": true, "true": true, ":": true, "cd": true}
 
-// shells are the shells a script may be run with: `bash session.sh …` is
-// session.sh.
-var shells = map[string]bool{"bash": true, "sh": true, "zsh": true}
-
-// program returns the command call runs and its arguments: a script run
-// by a shell counts as the script.
-func program(call []string) (string, []string) {
-	prog := filepath.Base(call[0])
-	if shells[prog] && len(call) > 1 && call[1] != "" && !strings.HasPrefix(call[1], "-") {
-		call = call[1:]
-		prog = filepath.Base(call[0])
+// helper reports whether call is one of helpers. printf is one only when
+// its first argument is plain text other than -v: `printf -v PATH /tmp`
+// assigns a variable.
+func helper(call []string) bool {
+	if call[0] == "printf" {
+		return len(call) > 1 && call[1] != "" && !strings.HasPrefix(call[1], "-v")
 	}
-	if call[0] == "" {
-		return "", nil
-	}
-	return prog, call[1:]
+	return helpers[call[0]]
 }
 
-// is reports whether call runs one of commands: a program name
-// ("session.sh") or a program and its first argument ("superclaude
-// +session").
-func is(call []string, commands []string) bool {
-	prog, args := program(call)
-	if prog == "" {
+// is reports whether call runs superclaude itself — as self judges a
+// program word (Policy.isSelf) — with one of subs ("+session", "+log") as
+// its first argument. The subcommand is looked at first: only a call that
+// could be bookkeeping costs self's look at the file system.
+func is(call []string, self func(string) bool, subs []string) bool {
+	if len(call) < 2 {
 		return false
 	}
-	for _, c := range commands {
-		name, sub, two := strings.Cut(c, " ")
-		if prog == name && (!two || len(args) > 0 && args[0] == sub) {
-			return true
+	for _, s := range subs {
+		if call[1] == s {
+			return self(call[0])
 		}
 	}
 	return false
 }
 
 // only reports whether the line is nothing but bookkeeping: it parses,
-// every command in it is one of commands or a helper, at least one is one
-// of commands, and nothing in it writes a file.
-func (c commandLine) only(commands ...string) bool {
-	if !c.parsed || c.writes {
+// nothing in it rebinds a name or writes a file, every command in it is
+// superclaude with one of subs or a helper, and at least one is
+// superclaude.
+func (c commandLine) only(self func(string) bool, subs ...string) bool {
+	if !c.parsed || c.writes || c.rebinds {
 		return false
 	}
 	found := false
 	for _, call := range c.calls {
 		switch {
-		case is(call, commands):
+		case is(call, self, subs):
 			found = true
-		case call[0] != "" && helpers[call[0]]:
+		case helper(call):
 		default:
 			return false
 		}
@@ -149,10 +152,15 @@ func (c commandLine) only(commands ...string) bool {
 	return found
 }
 
-// runs reports whether some command of the line is one of commands.
-func (c commandLine) runs(commands ...string) bool {
+// runs reports whether some command of the line is superclaude with one of
+// subs. A line that rebinds names cannot say what its words run: it runs
+// none of them.
+func (c commandLine) runs(self func(string) bool, subs ...string) bool {
+	if c.rebinds {
+		return false
+	}
 	for _, call := range c.calls {
-		if is(call, commands) {
+		if is(call, self, subs) {
 			return true
 		}
 	}

@@ -27,10 +27,11 @@ type Policy struct {
 	// the overflow guard goes by the larger of it and the stored usage,
 	// so that a store that fails never opens the guard.
 	SeenUsage float64
-	// Self is the file name superclaude runs as, when it is not
-	// "superclaude" (installed as `sc`, say): its +session and +log
-	// commands are bookkeeping too.
-	Self string
+	// Self is the superclaude binary the hook runs as (os.Executable),
+	// and Path the PATH of the agent's environment: a Bash command is
+	// superclaude's own +session or +log only when it runs that file
+	// (isSelf). Without Self no command is.
+	Self, Path string
 	// LimitContinue, when set, says who goes on after a usage limit
 	// resets, for a limit being recorded (state.State.LimitContinue):
 	// state.LimitBySuperclaude, LimitByClaude or LimitByNobody. Asked only
@@ -87,23 +88,13 @@ func (c Change) Apply(st *state.State) {
 	}
 }
 
-// Session-bookkeeping commands that pass every guard: superclaude's own and
-// the seeds' scripts they replace.
+// The subcommands of superclaude that are session bookkeeping and pass
+// every guard. The seeds' scripts they replace (session.sh, log.sh, …) do
+// not: a file of that name may be anybody's, the repository's first.
 var (
-	sessionCommands = []string{"superclaude +session", "session.sh", "tag.sh", "glob.sh"}
-	logCommands     = []string{"superclaude +log", "log.sh"}
+	sessionCommands = []string{"+session"}
+	logCommands     = []string{"+log"}
 )
-
-// commands lists the bookkeeping commands, with superclaude's own under the
-// name it runs as.
-func (p Policy) commands() (session, log []string) {
-	session, log = sessionCommands, logCommands
-	if p.Self != "" && p.Self != "superclaude" {
-		session = append([]string{p.Self + " +session"}, session...)
-		log = append([]string{p.Self + " +log"}, log...)
-	}
-	return session, log
-}
 
 // preToolUse is the guard before every tool call: the session gate, the
 // overflow guard, then the logging heartbeat. sess is the
@@ -114,14 +105,13 @@ func (p Policy) commands() (session, log []string) {
 func preToolUse(in HookInput, sess *state.State, p Policy) (Answer, Change) {
 	tool := in.Tool()
 	isBash := tool.Name == "Bash"
-	sessionCmds, logCmds := p.commands()
 	var line commandLine
 	if isBash {
 		line = parseCommandLine(tool.Command)
 	}
 	// Bookkeeping is a line of nothing but the session's own commands:
 	// each command of a chain is judged (docs/design.md, mvdan.cc/sh).
-	bookkeeping := isBash && line.only(append(sessionCmds[:len(sessionCmds):len(sessionCmds)], logCmds...)...)
+	bookkeeping := isBash && line.only(p.isSelf, append(sessionCommands[:len(sessionCommands):len(sessionCommands)], logCommands...)...)
 
 	// The session gate (S10, S11). The supervisor's own session (auto) is
 	// a convenience, not an activation: it keeps the gate closed.
@@ -152,7 +142,7 @@ func preToolUse(in HookInput, sess *state.State, p Policy) (Answer, Change) {
 		return Answer{}, Change{}
 	}
 	key := in.TranscriptKey()
-	if isBash && line.runs(logCmds...) {
+	if isBash && line.runs(p.isSelf, logCommands...) {
 		return Answer{}, Change{ResetKey: key}
 	}
 	if bookkeeping || isLogTemplateRead(tool) {

@@ -145,6 +145,7 @@ func TestPlantedLaunchDirectoryWritesNothingElsewhere(t *testing.T) {
 // session's own bookkeeping (with echo, printf, cd or true around it) and
 // nothing in it writes a file.
 func TestGuardWordsAreCommandsNotSubstrings(t *testing.T) {
+	p, _ := selfPolicy(t)
 	overflowed := &state.State{Lifecycle: state.Active, Overflowed: true, ContextUsage: 0.9}
 	bash := func(cmd string) HookInput {
 		return HookInput{ToolName: "Bash", ToolInput: json.RawMessage(`{"command":` + strconv.Quote(cmd) + `}`)}
@@ -155,14 +156,14 @@ func TestGuardWordsAreCommandsNotSubstrings(t *testing.T) {
 	}{
 		{"superclaude +session list", true},
 		{"superclaude +session restart", true},
-		{"/home/me/.local/bin/superclaude +session phase Build", true},
+		{p.Self + " +session phase Build", true},
 		{"superclaude +log <<'EOF'\ndid a thing\nEOF", true},
 		{"printf 'did a thing\\n' | superclaude +log", true},
 		{"cd /work && superclaude +session show", true},
 		{"superclaude +session list >/dev/null 2>&1", true},
-		{"bash ~/.claude/scripts/session.sh activate sessions/X implement", true},
+		{"bash ~/.claude/scripts/session.sh activate sessions/X implement", false},
 		{"bash -c \"make build\"; superclaude +log", false},
-		{"~/.claude/scripts/session.sh activate sessions/X implement", true},
+		{"~/.claude/scripts/session.sh activate sessions/X implement", false},
 		{"make build; superclaude +session list", false},
 		{"echo superclaude +session >/dev/null && make build", false},
 		{"superclaude +session list && make build", false},
@@ -180,11 +181,13 @@ func TestGuardWordsAreCommandsNotSubstrings(t *testing.T) {
 		{"superclaude +session 'list", false}, // does not parse
 		{"superclaude.evil +session list", false},
 	} {
-		a, _ := PreToolUse(bash(tc.cmd), overflowed, Policy{})
+		a, _ := PreToolUse(bash(tc.cmd), overflowed, p)
 		if a.Deny == tc.pass {
 			t.Errorf("%q past the threshold: deny %v, want %v", tc.cmd, a.Deny, !tc.pass)
 		}
-		gate, _ := PreToolUse(bash(tc.cmd), nil, Policy{SessionRequired: true})
+		gated := p
+		gated.SessionRequired = true
+		gate, _ := PreToolUse(bash(tc.cmd), nil, gated)
 		if gate.Deny == tc.pass {
 			t.Errorf("%q before a session: deny %v, want %v", tc.cmd, gate.Deny, !tc.pass)
 		}
