@@ -177,9 +177,7 @@ func (a *agentService) Serve(ctx context.Context) error {
 		// before the decision, so the next agent starts alone.
 		s.wd.WaitKills()
 		s.wd.Unwatch()
-		s.mu.Lock()
-		s.current = nil
-		s.mu.Unlock()
+		s.agentGone() // and the restarts being written for it
 		swept := s.wd.Sweep(context.Background(), nil)
 
 		e := Exit{

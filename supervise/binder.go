@@ -183,14 +183,16 @@ func (s *Supervisor) restartSession(req restartRequest) (control.RestartAnswer, 
 		return control.RestartAnswer{}, fmt.Errorf("%w: %s belongs to pid %d, not %d", ErrNotOwner, sess.Name, sess.State.PID, s.self.PID)
 	}
 	if s.currentAgent() == nil {
-		return control.RestartAnswer{}, errors.New("no agent is running")
+		return control.RestartAnswer{}, errNoAgent
+	}
+	if s.restartTaken() {
+		return control.RestartAnswer{}, errRestartTaken
 	}
 	if req.Resume {
 		waiting := !req.Now && s.cfg.Policy.TurnWait > 0 && mustWait(s.agentStatus())
 		if req.Now {
-			s.event("restart", req.Reason, map[string]any{"now": true, "resume": true})
-			if !s.requestRestart(req.Reason) {
-				return control.RestartAnswer{}, errors.New("no agent is running")
+			if err := s.restartNow(req.Reason, map[string]any{"now": true, "resume": true}); err != nil {
+				return control.RestartAnswer{}, err
 			}
 		} else {
 			s.restartAfterTurn(req.Reason)
@@ -224,11 +226,16 @@ func (s *Supervisor) performRestart(sess *state.Session, req restartRequest, wai
 	if sess.Store.Root != s.cfg.Store.Root {
 		arg = sess.Dir
 	}
-	if s.currentAgent() == nil {
-		// The agent ended while the restart waited: nothing to restart,
-		// and nothing is written (the decision for its exit is made).
-		return control.RestartAnswer{}, errors.New("no agent is running; nothing was changed")
+	// The agent's one restart (restartclaim.go): a request for an agent
+	// that ended while it waited, or whose restart another request took,
+	// writes nothing.
+	claim, err := s.takeRestart()
+	if err != nil {
+		s.log.Info(refusedRestart(req.Reason, err))
+		return control.RestartAnswer{}, err
 	}
+	wrote := false
+	defer func() { claim.end(wrote) }()
 	if fresh, err := sess.Store.Load(sess.Name); err == nil {
 		sess.State = fresh // what the turn we waited for changed
 	}
@@ -238,10 +245,11 @@ func (s *Supervisor) performRestart(sess *state.Session, req restartRequest, wai
 		// nobody wrote: restart the agent on its conversation instead
 		// (Decide resumes it when it is known, and says so when not).
 		why := req.Reason + "; no saved context to start fresh from, so the agent restarts on its conversation"
-		s.eventIn(sess, "restart", why, map[string]any{"waitedMs": waited.Milliseconds(), "now": req.Now})
-		if !s.requestRestart(why) {
-			return control.RestartAnswer{}, errors.New("no agent is running")
+		if !claim.kill(why) {
+			return control.RestartAnswer{}, errNoAgent
 		}
+		wrote = true
+		s.eventIn(sess, "restart", why, map[string]any{"waitedMs": waited.Milliseconds(), "now": req.Now})
 		return control.RestartAnswer{Session: sess.Name, Dir: sess.Dir, Resume: true}, nil
 	}
 	// A turn asked only while one is under way: the agent's Bash tool
@@ -254,9 +262,13 @@ func (s *Supervisor) performRestart(sess *state.Session, req restartRequest, wai
 	if err != nil {
 		return control.RestartAnswer{}, err
 	}
+	wrote = true
 	s.eventIn(sess, "restart", req.Reason, map[string]any{"waitedMs": waited.Milliseconds(), "now": req.Now})
-	if !s.requestRestart(req.Reason) {
-		return control.RestartAnswer{}, errors.New("no agent is running")
+	if !claim.kill(req.Reason) {
+		// The agent ended as the request was written: the decision for
+		// its exit, which waits for this write, reads killRequested and
+		// makes the restart.
+		s.log.Info("the agent ended as its restart was written; the decision for its exit makes the restart", "session", sess.Name)
 	}
 	return control.RestartAnswer{Session: sess.Name, Dir: sess.Dir, Prompt: st.RestartPrompt}, nil
 }

@@ -115,15 +115,14 @@ func (s *Supervisor) Restart(reason string, now bool) error {
 		if status == StatusUnknown && !now {
 			reason += fmt.Sprintf("; the %s profile does not tell whether the agent is in the middle of a turn, so the restart did not wait for one to end", s.cfg.Profile.Name)
 		}
-		if !s.requestRestart(reason) {
-			return errors.New("no agent is running")
-		}
-		return nil
+		return s.restartNow(reason, nil)
+	}
+	if s.restartTaken() {
+		return errRestartTaken
 	}
 	guard.Go(func() {
 		waited, _ := s.awaitTurn(s.cfg.Policy.TurnWait)
-		s.event("restart", reason, map[string]any{"waitedMs": waited.Milliseconds()})
-		s.requestRestart(reason)
+		s.restartNow(reason, map[string]any{"waitedMs": waited.Milliseconds()})
 	})
 	return nil
 }

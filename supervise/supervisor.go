@@ -152,6 +152,11 @@ type Supervisor struct {
 
 	mu      sync.Mutex
 	current *child.Agent
+	// restartOf is the agent whose one restart has been taken (nil:
+	// none), and restartWrites counts restarts being written; both under
+	// mu (restartclaim.go).
+	restartOf     *child.Agent
+	restartWrites sync.WaitGroup
 	// now is what the profile's hooks are told of the current (or last)
 	// agent. Its Conversation is the conversation that agent runs: the
 	// one it resumed, or the one its status line bound or its profile

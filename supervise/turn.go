@@ -163,7 +163,25 @@ func (s *Supervisor) restartAfterTurn(reason string) {
 		if s.cfg.Policy.TurnWait > 0 {
 			waited, _ = s.awaitTurn(s.cfg.Policy.TurnWait)
 		}
-		s.event("restart", reason, map[string]any{"waitedMs": waited.Milliseconds()})
-		s.requestRestart(reason)
+		s.restartNow(reason, map[string]any{"waitedMs": waited.Milliseconds()})
 	})
+}
+
+// restartNow kills the agent for a restart that writes no request — what
+// starts next is decided from the state — and records it in the event log
+// with fields. A request the agent's one restart refuses (restartclaim.go)
+// writes nothing.
+func (s *Supervisor) restartNow(reason string, fields map[string]any) error {
+	claim, err := s.takeRestart()
+	if err != nil {
+		s.log.Info(refusedRestart(reason, err))
+		return err
+	}
+	if !claim.kill(reason) {
+		claim.end(false)
+		return errNoAgent
+	}
+	s.event("restart", reason, fields)
+	claim.end(true)
+	return nil
 }
