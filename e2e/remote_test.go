@@ -333,6 +333,9 @@ func TestFleetAcrossHosts(t *testing.T) {
 	if _, err := tm.run("has-session", "-t", "=fl"); err == nil {
 		t.Error("the local tmux session outlived +down")
 	}
+	if left := sshworld.ControlMasters(w.tmp); len(left) > 0 {
+		t.Errorf("+down left the shared ssh connection running: %v", left)
+	}
 
 	localStarts, remoteStarts := len(w.agentStarts()), len(box.agentStarts(remote.Name))
 	local2, remote2 := up()

@@ -237,6 +237,13 @@ func DownAll(ctx context.Context, s *Spec, o Options) (DownReport, []HostDown, e
 	}
 	rep, err := Down(ctx, s.Name, s.File, o)
 	wg.Wait()
+	var done []string
+	for _, d := range out {
+		if d.Err == nil {
+			done = append(done, d.Host)
+		}
+	}
+	o.Remote.release(done)
 	upSomewhere := err == nil
 	var errs []error
 	if err != nil && !errors.Is(err, ErrNotUp) {
@@ -257,6 +264,20 @@ func DownAll(ctx context.Context, s *Spec, o Options) (DownReport, []HostDown, e
 		return rep, out, fmt.Errorf("%w: not on this machine, nor on %s", ErrNotUp, strings.Join(hosts, ", "))
 	}
 	return rep, out, nil
+}
+
+// release closes the shared ssh connection (ssh -O exit) to each of hosts
+// that no fleet of the user's still has a part on, as the record of hosts
+// says: once a fleet is down, nothing of it is left on either side, not
+// even a connection that would otherwise persist for minutes. A host that
+// another fleet still runs on keeps its connection, for that fleet's
+// views. Having no connection to close is no error.
+func (r *Remote) release(hosts []string) {
+	for _, h := range hosts {
+		if len(r.Hosts.Get(h).Fleets) == 0 {
+			r.SSH.Forget(h)
+		}
+	}
 }
 
 // HostSide is what superclaude on a host needs to serve OpUp and OpDown.

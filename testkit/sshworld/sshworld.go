@@ -384,20 +384,28 @@ func (u *User) Processes() []proc.Info {
 	return out
 }
 
-// KillControlMasters ends the shared connections ssh keeps in the
-// background (ControlPersist) whose sockets are below dir — such a process
-// names its socket in place of its command line, "ssh: PATH [mux]" — waits
-// (a few seconds at most) for them to be gone, and returns how many it
-// ended.
-func KillControlMasters(dir string) int {
+// ControlMasters lists the shared connections ssh keeps in the background
+// (ControlPersist) whose sockets are below dir: such a process names its
+// socket in place of its command line, "ssh: PATH [mux]".
+func ControlMasters(dir string) []proc.Identity {
 	snap, _ := proc.List()
-	var killed []proc.Identity
+	var out []proc.Identity
 	for _, p := range snap {
 		cmdline, _ := os.ReadFile("/proc/" + strconv.Itoa(p.PID) + "/cmdline")
 		if strings.HasPrefix(string(cmdline), "ssh: "+dir+"/") {
-			if proc.Signal(p.Identity, syscall.SIGKILL) == nil {
-				killed = append(killed, p.Identity)
-			}
+			out = append(out, p.Identity)
+		}
+	}
+	return out
+}
+
+// KillControlMasters ends the ControlMasters below dir, waits (a few
+// seconds at most) for them to be gone, and returns how many it ended.
+func KillControlMasters(dir string) int {
+	var killed []proc.Identity
+	for _, id := range ControlMasters(dir) {
+		if proc.Signal(id, syscall.SIGKILL) == nil {
+			killed = append(killed, id)
 		}
 	}
 	deadline := time.Now().Add(5 * time.Second)

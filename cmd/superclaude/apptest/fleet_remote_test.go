@@ -98,6 +98,16 @@ func (w *remoteWorld) killControlMasters() {
 	}
 }
 
+// noSharedConnection fails the test when a shared ssh connection of the
+// world's is left after what: +down leaves nothing on either side, not
+// even a connection persisting for minutes.
+func (w *remoteWorld) noSharedConnection(after string) {
+	w.T.Helper()
+	if left := sshworld.ControlMasters(w.RT); len(left) > 0 {
+		w.T.Errorf("%s left the shared ssh connection running: %v", after, left)
+	}
+}
+
 // A fleet with a window on this machine and one on another host, over a
 // real sshd: +up starts both parts, +down stops both and leaves nothing
 // on either side, +up again resumes each pane's own conversation.
@@ -185,6 +195,7 @@ func TestFleetAcrossHostsUpDownUp(t *testing.T) {
 	if left, _ := proc.FindByEnv(fakeagent.EnvLog, w.rlog); len(left) > 0 {
 		t.Errorf("the remote fleet left %+v", left)
 	}
+	w.noSharedConnection("+down")
 	nl, nr := len(w.starts()), len(w.remoteStarts())
 	w.SC("+up", w.File)
 	w.waitFor("both agents to start again", func() bool {
@@ -197,6 +208,7 @@ func TestFleetAcrossHostsUpDownUp(t *testing.T) {
 		}
 	}
 	w.SC("+down", w.File)
+	w.noSharedConnection("the second +down")
 	// The stop ended the host pane's resumed conversation: its history,
 	// asked of the host by name (the fleet being down, no host is looked
 	// at unasked).
