@@ -63,7 +63,7 @@ func runStatus(out io.Writer, f statusFlags) error {
 		return err
 	}
 	if f.watch <= 0 {
-		return cli.WriteStatus(out, view.Views(), f.asJSON, time.Now())
+		return view.Write(out, f.asJSON)
 	}
 	stop := make(chan os.Signal, 1)
 	signal.Notify(stop, os.Interrupt, syscall.SIGTERM)
@@ -74,7 +74,7 @@ func runStatus(out io.Writer, f statusFlags) error {
 		// Redraw in place: home, clear, table.
 		fmt.Fprint(out, "\x1b[H\x1b[2J")
 		fmt.Fprintf(out, "superclaude +status — every %s, Ctrl-C to quit (superclaude +dashboard to act on them)\n\n", f.watch)
-		if err := cli.WriteStatus(out, view.Views(), f.asJSON, time.Now()); err != nil {
+		if err := view.Write(out, f.asJSON); err != nil {
 			return err
 		}
 		select {

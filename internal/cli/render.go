@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -208,12 +209,26 @@ func DisplayNames(names, dirs []string, home string) []string {
 // WriteTable writes sessions as an aligned table. now renders heartbeats
 // as ages.
 func WriteTable(w io.Writer, views []SessionView, now time.Time) error {
+	return writeTable(w, views, now, hasHosts(views))
+}
+
+// WriteHostBlock writes one machine's block of a view that covers several
+// (this machine's, or one host's, as it answers): a table with the HOST
+// column, its header left out when the block is only a host that did not
+// answer.
+func WriteHostBlock(w io.Writer, views []SessionView, now time.Time) error {
+	return writeTable(w, views, now, true)
+}
+
+func writeTable(w io.Writer, views []SessionView, now time.Time, hosts bool) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	hosts := hasHosts(views)
-	if hosts {
+	header := !hosts || slices.ContainsFunc(views, func(v SessionView) bool { return v.State != Unreachable })
+	if header && hosts {
 		fmt.Fprint(tw, "HOST\t")
 	}
-	fmt.Fprintln(tw, "SESSION\tPANE\tSTATE\tAGENT\tLIFECYCLE\tFLAGS\tCONTEXT\tCOST\tHEARTBEAT\tRESTARTS")
+	if header {
+		fmt.Fprintln(tw, "SESSION\tPANE\tSTATE\tAGENT\tLIFECYCLE\tFLAGS\tCONTEXT\tCOST\tHEARTBEAT\tRESTARTS")
+	}
 	names := displayNames(views, os.Getenv("HOME"))
 	for i, v := range views {
 		if hosts {

@@ -2,6 +2,7 @@ package hosts
 
 import (
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"sync"
@@ -41,39 +42,42 @@ func Cover(dir, fleetFile string, localOnly bool) (*Covered, error) {
 	return &Covered{hosts: rec.Up()}, nil
 }
 
-// Views asks every host for its rows, at once, each for at most Timeout,
-// and sends them (a host that did not answer as one unreachable row) when
-// all are in.
+// Views asks every host for its rows, all at once and each for at most
+// Timeout (remote.Hosts.AskEach, which records the outcome), and sends
+// each host's block as it comes: its rows marked with the host, or one
+// row saying it is unreachable, with its last good answer. The channel is
+// closed once every host is in. It is nil when there is no host to ask.
 func (c *Covered) Views() <-chan []cli.SessionView {
-	ch := make(chan []cli.SessionView, 1)
 	if c == nil || len(c.hosts) == 0 {
-		ch <- nil
-		return ch
+		return nil
 	}
+	rec, _ := Record()
+	ssh := &remote.SSH{}
+	var mu sync.Mutex
+	got := make(map[string][]cli.SessionView, len(c.hosts))
+	reach := rec.AskEach(context.Background(), c.hosts, Timeout, func(ctx context.Context, host string) error {
+		var rows []cli.SessionView
+		err := client(ssh, host).Call(ctx, opStatus, c.args, &rows)
+		mu.Lock()
+		got[host] = rows
+		mu.Unlock()
+		return err
+	})
+	out := make(chan []cli.SessionView, len(c.hosts))
 	go func() {
-		rec, _ := Record()
-		ssh := &remote.SSH{}
-		var mu sync.Mutex
-		got := map[string][]cli.SessionView{}
-		reach := rec.Ask(context.Background(), c.hosts, Timeout, func(ctx context.Context, host string) error {
-			var rows []cli.SessionView
-			err := client(ssh, host).Call(ctx, opStatus, c.args, &rows)
-			mu.Lock()
-			got[host] = rows
-			mu.Unlock()
-			return err
-		})
-		var out []cli.SessionView
-		for _, r := range reach {
+		defer close(out)
+		for r := range reach {
 			if r.Err != nil {
-				out = append(out, cli.HostDown(r.Host, r.Err, r.LastGood))
+				out <- []cli.SessionView{cli.HostDown(r.Host, r.Err, r.LastGood)}
 				continue
 			}
-			out = append(out, cli.OnHost(got[r.Host], r.Host)...)
+			mu.Lock()
+			rows := got[r.Host]
+			mu.Unlock()
+			out <- cli.OnHost(rows, r.Host)
 		}
-		ch <- out
 	}()
-	return ch
+	return out
 }
 
 // Stores opens what a view reads: the sessions directory dir (--sessions)
@@ -125,11 +129,16 @@ func NewStatus(dir, fleetFile string, here, local bool) (*Status, error) {
 	return s, nil
 }
 
-// Views reads the view once. The other hosts are asked first, each in the
-// background and for a bounded time: a host that does not answer never
-// holds up this machine's rows by more than that.
+// Views reads the view once, every host's rows in: the other hosts are
+// asked first, each in the background and for a bounded time.
 func (s *Status) Views() []cli.SessionView {
 	others := s.hosts.Views()
-	views := sessions.LocalViews(s.stores, s.keep)
-	return append(views, <-others...)
+	return appendBlocks(sessions.LocalViews(s.stores, s.keep), others)
+}
+
+// Write reads the view once and writes it as +status prints it (writeStatus):
+// this machine's rows as soon as they are read, each host's as it answers.
+func (s *Status) Write(w io.Writer, asJSON bool) error {
+	others := s.hosts.Views()
+	return writeStatus(w, sessions.LocalViews(s.stores, s.keep), others, asJSON)
 }

@@ -23,9 +23,26 @@ type Reach struct {
 // so that a host that stops answering is shown with the time of its last
 // good answer. The answers are in hosts' order.
 func (h Hosts) Ask(ctx context.Context, hosts []string, timeout time.Duration, ask func(ctx context.Context, host string) error) []Reach {
-	out := make([]Reach, len(hosts))
-	var wg sync.WaitGroup
+	at := make(map[string]int, len(hosts))
 	for i, host := range hosts {
+		at[host] = i
+	}
+	out := make([]Reach, len(hosts))
+	for r := range h.AskEach(ctx, hosts, timeout, ask) {
+		out[at[r.Host]] = r
+	}
+	return out
+}
+
+// AskEach is Ask, answer by answer: each host's Reach is sent as soon as
+// that host has answered or run out of time, in the order they come, so
+// that a view shows a host that answers at once without waiting for one
+// that does not. The channel is closed once every host is in; ask has
+// then returned for each.
+func (h Hosts) AskEach(ctx context.Context, hosts []string, timeout time.Duration, ask func(ctx context.Context, host string) error) <-chan Reach {
+	ch := make(chan Reach, len(hosts))
+	var wg sync.WaitGroup
+	for _, host := range hosts {
 		wg.Go(func() {
 			c, cancel := context.WithTimeout(ctx, timeout)
 			defer cancel()
@@ -40,9 +57,12 @@ func (h Hosts) Ask(ctx context.Context, hosts []string, timeout time.Duration, a
 			} else if h.File != "" {
 				r.LastGood = h.Get(host).LastGood
 			}
-			out[i] = r
+			ch <- r
 		})
 	}
-	wg.Wait()
-	return out
+	go func() {
+		wg.Wait()
+		close(ch)
+	}()
+	return ch
 }

@@ -1,15 +1,18 @@
 package apptest
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/superclaude/superclaude/internal/remote"
 	"github.com/superclaude/superclaude/proc"
 	"github.com/superclaude/superclaude/testkit/fakeagent"
 	"github.com/superclaude/superclaude/testkit/fleetworld"
@@ -359,4 +362,113 @@ func TestAttackUnknownHostKeyIsNeverAccepted(t *testing.T) {
 	if len(w.remoteStarts()) != 0 {
 		t.Fatal("an agent started on a host whose key was never checked")
 	}
+}
+
+// streamedLines runs superclaude with args in the world and sends each
+// line of its standard output as it is written; done is closed once the
+// command has exited.
+func (w *remoteWorld) streamedLines(args ...string) (lines <-chan string, done <-chan struct{}, cmd *exec.Cmd) {
+	w.T.Helper()
+	cmd = exec.Command(w.Bin, args...)
+	cmd.Dir, cmd.Env = w.Dir, w.Env
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		w.T.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		w.T.Fatal(err)
+	}
+	ch, exited := make(chan string, 64), make(chan struct{})
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			ch <- sc.Text()
+		}
+		close(ch)
+		cmd.Wait()
+		close(exited)
+	}()
+	w.T.Cleanup(func() { cmd.Process.Kill(); <-exited })
+	return ch, exited, cmd
+}
+
+// recordSilentHost adds a host that takes connections and never answers
+// to the user's record of hosts, as if a fleet of theirs ran there.
+func (w *remoteWorld) recordSilentHost(alias string) {
+	w.T.Helper()
+	w.ssh.AddSilentHost(alias)
+	rec := remote.Hosts{File: filepath.Join(w.Dir, "state", remote.HostsFile)}
+	if err := rec.AddFleet(alias, filepath.Join(w.Dir, "elsewhere.toml")); err != nil {
+		w.T.Fatal(err)
+	}
+}
+
+// +status waited for every host before it wrote a line: a host that
+// swallows packets held this machine's view for the whole --host-timeout
+// (the issue: it "never blocks or slows the local view"). The table shows
+// this machine's rows at once, and each host's as it answers, while the
+// silent host is still waited for; that host is then one line saying it
+// is unreachable. --json stays one document, and waits for it.
+func TestStatusShowsThisMachineWhileAHostIsSilent(t *testing.T) {
+	w := newRemoteWorld(t)
+	w.writeFleet(window("here") + pane("L") +
+		window("there") + `host = "box"` + "\n" + w.remotePane("R"))
+	w.SC("+up", w.File)
+	w.waitFor("both panes bound", func() bool {
+		rows := w.hostRows()
+		return rows["work:here:L"].SessionID == "conv-L" && rows["work:there:R"].SessionID == "conv-R"
+	})
+	w.recordSilentHost("silent")
+
+	// A minute for the silent host: this machine's row, and box's, come
+	// long before it is given up on.
+	lines, done, cmd := w.streamedLines("+status", "--host-timeout", "60s")
+	var seen []string
+	for _, want := range []string{"work:here:L", "work:there:R"} {
+		deadline := time.After(30 * time.Second)
+		for !slices.ContainsFunc(seen, func(l string) bool { return strings.Contains(l, want) }) {
+			select {
+			case l, ok := <-lines:
+				if !ok {
+					t.Fatalf("+status ended before it showed %s:\n%s", want, strings.Join(seen, "\n"))
+				}
+				seen = append(seen, l)
+			case <-deadline:
+				t.Fatalf("+status showed no %s row while it waited for the silent host; so far:\n%s", want, strings.Join(seen, "\n"))
+			}
+		}
+	}
+	select {
+	case <-done:
+		t.Fatalf("+status ended without waiting for the silent host:\n%s", strings.Join(seen, "\n"))
+	default:
+	}
+	if slices.ContainsFunc(seen, func(l string) bool { return strings.Contains(l, "silent") }) {
+		t.Fatalf("the silent host was written before it was given up on:\n%s", strings.Join(seen, "\n"))
+	}
+	if l := seen[slices.IndexFunc(seen, func(l string) bool { return strings.Contains(l, "work:here:L") })]; !strings.HasPrefix(l, "local ") {
+		t.Errorf("this machine's row has no HOST cell: %q", l)
+	}
+	cmd.Process.Kill()
+
+	// Given up on, the silent host is one line at the end.
+	out := w.SC("+status", "--host-timeout", "1s")
+	last := strings.Split(strings.TrimSpace(out), "\n")
+	if l := last[len(last)-1]; !strings.HasPrefix(l, "silent ") || !strings.Contains(l, "UNREACHABLE") {
+		t.Fatalf("+status with a silent host ends with %q:\n%s", l, out)
+	}
+	if !strings.Contains(out, "work:here:L") || !strings.Contains(out, "work:there:R") {
+		t.Fatalf("+status:\n%s", out)
+	}
+	// --json is one document with every host in it.
+	out = w.SC("+status", "--json", "--host-timeout", "1s")
+	var rows []hostRow
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatalf("+status --json is not one document: %v\n%s", err, out)
+	}
+	if !slices.ContainsFunc(rows, func(r hostRow) bool { return r.Host == "silent" && r.State == "unreachable" }) ||
+		!slices.ContainsFunc(rows, func(r hostRow) bool { return r.Pane == "work:here:L" }) {
+		t.Fatalf("+status --json: %+v", rows)
+	}
+	w.SC("+down", w.File)
 }
