@@ -392,6 +392,23 @@ func (w *remoteWorld) streamedLines(args ...string) (lines <-chan string, done <
 	return ch, exited, cmd
 }
 
+// sshRunsTo reports whether a child of pid is an ssh to host (its last
+// argument but one, as remote.SSH.Command puts it: "--", host, command).
+func sshRunsTo(pid int, host string) bool {
+	snap, _ := proc.List()
+	for _, p := range snap {
+		if p.PPID != pid {
+			continue
+		}
+		b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", p.PID))
+		args := strings.Split(strings.TrimRight(string(b), "\x00"), "\x00")
+		if i := slices.Index(args, "--"); i >= 0 && i+1 < len(args) && args[i+1] == host {
+			return true
+		}
+	}
+	return false
+}
+
 // recordSilentHost adds a host that takes connections and never answers
 // to the user's record of hosts, as if a fleet of theirs ran there.
 func (w *remoteWorld) recordSilentHost(alias string) {
@@ -420,8 +437,9 @@ func TestStatusShowsThisMachineWhileAHostIsSilent(t *testing.T) {
 	})
 	w.recordSilentHost("silent")
 
-	// A minute for the silent host: this machine's row, and box's, come
-	// long before it is given up on.
+	// A minute for the silent host (ssh itself gives up on it after its
+	// ConnectTimeout, 5 s): this machine's row, and box's, come while ssh
+	// still waits for it.
 	lines, done, cmd := w.streamedLines("+status", "--host-timeout", "60s")
 	var seen []string
 	for _, want := range []string{"work:here:L", "work:there:R"} {
@@ -438,6 +456,9 @@ func TestStatusShowsThisMachineWhileAHostIsSilent(t *testing.T) {
 			}
 		}
 	}
+	if !sshRunsTo(cmd.Process.Pid, "silent") {
+		t.Fatalf("+status wrote its rows only once it had given up on the silent host:\n%s", strings.Join(seen, "\n"))
+	}
 	select {
 	case <-done:
 		t.Fatalf("+status ended without waiting for the silent host:\n%s", strings.Join(seen, "\n"))
@@ -452,7 +473,7 @@ func TestStatusShowsThisMachineWhileAHostIsSilent(t *testing.T) {
 	cmd.Process.Kill()
 
 	// Given up on, the silent host is one line at the end.
-	out := w.SC("+status", "--host-timeout", "1s")
+	out := w.SC("+status", "--host-timeout", "3s")
 	last := strings.Split(strings.TrimSpace(out), "\n")
 	if l := last[len(last)-1]; !strings.HasPrefix(l, "silent ") || !strings.Contains(l, "UNREACHABLE") {
 		t.Fatalf("+status with a silent host ends with %q:\n%s", l, out)
@@ -461,7 +482,7 @@ func TestStatusShowsThisMachineWhileAHostIsSilent(t *testing.T) {
 		t.Fatalf("+status:\n%s", out)
 	}
 	// --json is one document with every host in it.
-	out = w.SC("+status", "--json", "--host-timeout", "1s")
+	out = w.SC("+status", "--json", "--host-timeout", "3s")
 	var rows []hostRow
 	if err := json.Unmarshal([]byte(out), &rows); err != nil {
 		t.Fatalf("+status --json is not one document: %v\n%s", err, out)
