@@ -392,13 +392,26 @@ func TestAttackHostileWordsReachTheHostAsData(t *testing.T) {
 	}
 	everywhere := []string{box.u.Home, w.root, w.tmp}
 
-	// A label holding $(…) is refused, and nothing is made anywhere.
-	os.WriteFile(file, []byte(fleet("R$(touch PWNED0)")), 0o600)
-	if out, err := w.sc("+up", "--tmux-socket", tm.sock, file); err == nil || !strings.Contains(out, "label") {
-		t.Fatalf("+up of a label holding $(…): %v\n%s", err, out)
-	}
-	if _, err := box.tm.run("has-session", "-t", "=fl"); err == nil {
-		t.Fatal("a refused +up made the fleet's session on the host")
+	// A label holding $(…), ';', quotes or a newline is refused, saying
+	// why labels are plain, and nothing is made or run anywhere.
+	for _, label := range []string{"R$(touch PWNED0)", "R;touch PWNED0", `R'"q"`, "R\ntouch PWNED0"} {
+		os.WriteFile(file, []byte(fleet(label)), 0o600)
+		if out, err := w.sc("+up", "--tmux-socket", tm.sock, file); err == nil || !strings.Contains(out, "label") ||
+			!strings.Contains(out, "only letters, digits, '-' and '_'") {
+			t.Fatalf("+up of label %q: %v\n%s", label, err, out)
+		}
+		if _, err := box.tm.run("has-session", "-t", "=fl"); err == nil {
+			t.Fatal("a refused +up made the fleet's session on the host")
+		}
+		if _, err := tm.run("has-session", "-t", "=fl"); err == nil {
+			t.Fatal("a refused +up made the fleet's session here")
+		}
+		if _, err := os.Stat(filepath.Join(box.u.Home, ".local", "state", "superclaude", "hosted")); err == nil {
+			t.Fatal("a refused +up sent its part to the host")
+		}
+		if got := pwned(everywhere...); len(got) != 0 {
+			t.Fatalf("shell text ran: %q", got)
+		}
 	}
 
 	os.WriteFile(file, []byte(fleet("R")), 0o600)

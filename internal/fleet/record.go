@@ -45,7 +45,7 @@ func recordPath(dir, name string) (string, error) {
 		return "", errors.New("no fleets directory")
 	}
 	if !nameRE().MatchString(name) {
-		return "", fmt.Errorf("fleet name %q: want letters, digits, '-' or '_'", name)
+		return "", fmt.Errorf("fleet name %q: only letters, digits, '-' and '_' (%s)", name, whyPlainNames)
 	}
 	return filepath.Join(dir, name+".json"), nil
 }

@@ -297,7 +297,7 @@ type HostSide struct {
 // directory of its own per origin, whose name a person can read.
 func (h HostSide) partFile(origin, name string) (string, error) {
 	if !nameRE().MatchString(name) {
-		return "", fmt.Errorf("fleet name %q: want letters, digits, '-' or '_'", name)
+		return "", fmt.Errorf("fleet name %q: only letters, digits, '-' and '_' (%s)", name, whyPlainNames)
 	}
 	sum := sha256.Sum256([]byte(origin))
 	return filepath.Join(h.StateDir, "hosted", name+"-"+hex.EncodeToString(sum[:6]), "fleet.toml"), nil

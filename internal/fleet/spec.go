@@ -87,6 +87,17 @@ type Pane struct {
 	Host string `toml:"host"`
 }
 
+// whyPlainNames says why a fleet's name, its windows' names and its panes'
+// labels are held to letters, digits, '-' and '_': together they are the
+// pane's identity, session:window:label, which tmux reads as a target
+// (':' and '.' separate its parts, '=' and '^' mean more), and they name
+// the pane's session, its worktree's directory and its git branch (where
+// '/', '..', a space or a control character break or escape). The rest of
+// a fleet file — directories, arguments, env — may hold anything, and
+// reaches a host as data.
+const whyPlainNames = "it is part of the pane's identity session:window:label, of tmux's target names, " +
+	"and of its session's name, worktree directory and git branch, none of which can hold other characters safely"
+
 var (
 	// Compiled on first use: every superclaude process links this
 	// package, and few read a fleet file.
@@ -127,7 +138,7 @@ func Load(path string) (*Spec, error) {
 
 func (s *Spec) check() error {
 	if !nameRE().MatchString(s.Name) {
-		return fmt.Errorf("name %q: want letters, digits, '-' or '_' (it names the tmux session)", s.Name)
+		return fmt.Errorf("name %q: only letters, digits, '-' and '_' (%s)", s.Name, whyPlainNames)
 	}
 	if err := checkEnv("env", s.Env); err != nil {
 		return err
@@ -141,7 +152,7 @@ func (s *Spec) check() error {
 	windows := map[string]bool{}
 	for wi, w := range s.Windows {
 		if !nameRE().MatchString(w.Name) {
-			return fmt.Errorf("window %d: name %q: want letters, digits, '-' or '_'", wi+1, w.Name)
+			return fmt.Errorf("window %d: name %q: only letters, digits, '-' and '_' (%s)", wi+1, w.Name, whyPlainNames)
 		}
 		if windows[w.Name] {
 			return fmt.Errorf("window %q appears twice", w.Name)
@@ -159,7 +170,7 @@ func (s *Spec) check() error {
 		for pi, p := range w.Panes {
 			where := fmt.Sprintf("window %q pane %d", w.Name, pi+1)
 			if !nameRE().MatchString(p.Label) {
-				return fmt.Errorf("%s: label %q: want letters, digits, '-' or '_' (it is the pane's stable identity)", where, p.Label)
+				return fmt.Errorf("%s: label %q: only letters, digits, '-' and '_' (%s)", where, p.Label, whyPlainNames)
 			}
 			if labels[p.Label] {
 				return fmt.Errorf("%s: label %q appears twice in the window", where, p.Label)

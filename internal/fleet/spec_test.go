@@ -107,6 +107,25 @@ agent = "vim"`: `unknown agent "vim"`,
 	}
 }
 
+// Attack (issue 17): a label, a window name or a fleet name holding shell
+// text — $(…), ';', quotes, a newline — or what tmux reads in a target
+// (':', '.') is refused when the file is read, before anything is made
+// here or on a host, and the error says why such names are plain.
+func TestAttackHostileLabelIsRefusedBeforeAnythingRuns(t *testing.T) {
+	for _, evil := range []string{"R$(touch PWNED)", "a;b", "it's", `say "hi"`, "a\nb", "a:b", "a.b", "a b", "../x", "`id`", "ü"} {
+		for _, body := range []string{
+			fmt.Sprintf("name = \"work\"\n[[window]]\nname = \"w\"\nhost = \"box\"\n[[window.pane]]\nlabel = %q\n", evil),
+			fmt.Sprintf("name = \"work\"\n[[window]]\nname = %q\n[[window.pane]]\nlabel = \"x\"\n", evil),
+			fmt.Sprintf("name = %q\n[[window]]\nname = \"w\"\n[[window.pane]]\nlabel = \"x\"\n", evil),
+		} {
+			_, err := Load(writeFleet(t, body))
+			if err == nil || !strings.Contains(err.Error(), "only letters, digits, '-' and '_'") || !strings.Contains(err.Error(), "tmux's target names") {
+				t.Errorf("%q: error %v, want it refused, saying why", body, err)
+			}
+		}
+	}
+}
+
 // Attack: a cloned repository's fleet file that is a link to /dev/zero
 // took `superclaude +up fleet.toml` past 3 GB of memory until it died,
 // and one that is a FIFO (made by anyone who can write the directory)
