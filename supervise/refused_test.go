@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/superclaude/superclaude/child"
 	"github.com/superclaude/superclaude/internal/control"
 	"github.com/superclaude/superclaude/proc"
 	"github.com/superclaude/superclaude/state"
@@ -21,20 +20,7 @@ import (
 // changes nothing: no state field, no event, no kill. One from outside
 // (another shell of the user) is taken.
 func TestARequestFromAGoneAgentChangesNothing(t *testing.T) {
-	s, store := newBinderSupervisor(t)
-	if _, err := store.Activate("x", "implement", state.Caller{Owner: s.self, Pane: s.cfg.Pane}); err != nil {
-		t.Fatal(err)
-	}
-	ag, err := child.Start(child.Spec{Path: "/bin/sleep", Args: []string{"30"}}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer proc.Signal(ag.Identity(), 9)
-	s.mu.Lock()
-	s.current = ag
-	s.mu.Unlock()
-	s.wd.Watch(ag.Identity())
-	go s.wd.Serve(context.Background())
+	s, store, ag := burstSupervisor(t)
 
 	leftover := exec.Command("sleep", "30") // the supervisor's child, not the agent's
 	if err := leftover.Start(); err != nil {

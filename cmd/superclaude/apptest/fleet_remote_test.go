@@ -101,6 +101,19 @@ func (w *remoteWorld) killControlMasters() {
 	}
 }
 
+// upHereAndThere brings up a fleet of pane L here and pane R on box, and
+// waits until both have bound their conversations.
+func (w *remoteWorld) upHereAndThere() {
+	w.T.Helper()
+	w.writeFleet(window("here") + pane("L") +
+		window("there") + `host = "box"` + "\n" + w.remotePane("R"))
+	w.SC("+up", w.File)
+	w.waitFor("both panes bound", func() bool {
+		rows := w.hostRows()
+		return rows["work:here:L"].SessionID == "conv-L" && rows["work:there:R"].SessionID == "conv-R"
+	})
+}
+
 // noSharedConnection fails the test when a shared ssh connection of the
 // world's is left after what: +down leaves nothing on either side, not
 // even a connection persisting for minutes.
@@ -228,13 +241,7 @@ func TestFleetAcrossHostsUpDownUp(t *testing.T) {
 func TestDashboardAcrossHosts(t *testing.T) {
 	w := newRemoteWorld(t)
 	d := &dashWorld{w.World}
-	w.writeFleet(window("here") + pane("L") +
-		window("there") + `host = "box"` + "\n" + w.remotePane("R"))
-	w.SC("+up", w.File)
-	w.waitFor("both panes bound", func() bool {
-		rows := w.hostRows()
-		return rows["work:here:L"].SessionID == "conv-L" && rows["work:there:R"].SessionID == "conv-R"
-	})
+	w.upHereAndThere()
 	d.tmux("new-session", "-d", "-s", "dash", "-x", "200", "-y", "30", "-c", w.Dir, "--",
 		w.Bin, "+dashboard", "--refresh", "300ms")
 	d.waitFor("the dashboard to list both panes, each with its host", func() bool {
@@ -428,13 +435,7 @@ func (w *remoteWorld) recordSilentHost(alias string) {
 // is unreachable. --json stays one document, and waits for it.
 func TestStatusShowsThisMachineWhileAHostIsSilent(t *testing.T) {
 	w := newRemoteWorld(t)
-	w.writeFleet(window("here") + pane("L") +
-		window("there") + `host = "box"` + "\n" + w.remotePane("R"))
-	w.SC("+up", w.File)
-	w.waitFor("both panes bound", func() bool {
-		rows := w.hostRows()
-		return rows["work:here:L"].SessionID == "conv-L" && rows["work:there:R"].SessionID == "conv-R"
-	})
+	w.upHereAndThere()
 	w.recordSilentHost("silent")
 
 	// A minute for the silent host (ssh itself gives up on it after its
