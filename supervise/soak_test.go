@@ -248,6 +248,19 @@ func TestSoak(t *testing.T) {
 	}
 	waitStarts(1)
 	ticks(1)
+	// The start is once the first agent's session exists, with what the
+	// tick wrote to it: the agent service makes it as the agent starts,
+	// a moment after the agent runs.
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(time.Millisecond) {
+		if name := s.session(); name != "" {
+			if st, err := store.Load(name); err == nil && st.ContextUsage > 0 {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the first agent's session never took its tick")
+		}
+	}
 	start := at("start")
 	var warm soakFigures
 	for i := 1; i <= *soakRestarts; i++ {
