@@ -24,7 +24,7 @@ import (
 // Style is how a span of text is drawn.
 type Style struct {
 	// FG and BG are colours as #rrggbb, "" for the terminal's own.
-	FG, BG                                    string
+	FG, BG                                  string
 	Bold, Faint, Italic, Underline, Reverse bool
 }
 
