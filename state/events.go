@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"time"
 	"unicode/utf8"
 )
@@ -108,6 +109,9 @@ func (s *Store) Append(ev Event) error {
 	if ev.PID == 0 {
 		ev.PID = os.Getpid()
 	}
+	if s.held != nil && s.held.hold(s.Root, ev) {
+		return nil
+	}
 	line, err := json.Marshal(ev)
 	if err != nil {
 		return err
@@ -189,6 +193,10 @@ var maxEventsRead int64 = 64 << 20
 // one. Lines that do not parse, or are longer than a line can be, are
 // skipped. The files are opened read-only, links never followed: a link
 // or a FIFO where a log goes is an error naming it.
+//
+// Oldest first by each event's time, not by its place in the file: a
+// supervisor writes the first events of a session it made a few seconds
+// late ([Store.HoldEvents]), after lines other processes wrote meanwhile.
 func (s *Store) Events(session string) ([]Event, error) {
 	var out []Event
 	for _, path := range []string{s.rotatedPath(), s.eventsPath()} {
@@ -197,6 +205,10 @@ func (s *Store) Events(session string) ([]Event, error) {
 			return nil, err
 		}
 		out = append(out, evs...)
+	}
+	byTime := func(i, j int) bool { return out[i].Time.Before(out[j].Time) }
+	if !sort.SliceIsSorted(out, byTime) {
+		sort.SliceStable(out, byTime)
 	}
 	return out, nil
 }

@@ -27,9 +27,10 @@ var ErrLive = errors.New("the session is live")
 // and the session is refused, or after, and makes it anew.
 //
 // The directory is first renamed aside (".NAME.removed-…", one step that
-// no reader can see half done), then removed; the removal is recorded in
-// the event log, with reason. The lookup index notices the directory's
-// absence at its next use (a hit is always checked against its file).
+// no reader can see half done), then removed, and so are the lookup
+// index's entries that name it; the removal is recorded in the event log,
+// with reason (unless the store holds the session's events: see
+// [Store.HoldEvents]).
 func (s *Store) Remove(name, reason string, by proc.Identity) error {
 	if err := CheckName(name); err != nil {
 		return err
@@ -75,8 +76,29 @@ func (s *Store) Remove(name, reason string, by proc.Identity) error {
 	if err := s.removeDir(root, name); err != nil {
 		return err
 	}
+	if st != nil {
+		s.unindex(name, st)
+	}
 	s.Append(Event{Session: name, Kind: "removed", Reason: reason})
 	return nil
+}
+
+// unindex drops the lookup index's entries that name the removed session
+// st: its supervisor's and its pane's. Without it they stayed until the
+// next lookup noticed the directory had gone — a record of a session that
+// no longer exists. The caller holds the session's lock, which comes
+// before the index's, as in Update.
+func (s *Store) unindex(name string, st *State) {
+	dir, err := s.Dir(name)
+	if err != nil {
+		return
+	}
+	l, err := s.index.lock()
+	if err != nil {
+		return
+	}
+	defer l.Unlock()
+	s.index.removeStale(dir, st, &State{})
 }
 
 // Files lists what the session directory name holds besides superclaude's

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -134,5 +135,80 @@ func TestPrunableListsOnlyIdleSessionsNobodyRuns(t *testing.T) {
 	}
 	if len(idle) != 1 || idle[0].Name != "old-dead" || !idle[0].Since.Equal(t0) {
 		t.Fatalf("Prunable = %+v, want only old-dead, idle since %v", idle, t0)
+	}
+}
+
+// Issue 19: a removed session's entries stayed in the lookup index (its
+// supervisor's, its pane's) until a later lookup noticed the directory had
+// gone: a record of a session that no longer exists.
+func TestRemoveLeavesNoIndexEntry(t *testing.T) {
+	s := newStore(t)
+	dead := deadOwner(t)
+	if _, err := s.Activate("old", "", Caller{Owner: dead, Pane: "work:main:A"}); err != nil {
+		t.Fatal(err)
+	}
+	pid := strconv.Itoa(dead.PID)
+	if _, ok := s.index.get(kindPID, pid); !ok {
+		t.Fatal("the activation made no index entry for its owner: the test sees nothing")
+	}
+	me, _ := proc.Self()
+	if err := s.Remove("old", "removed by a test", me); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range [][2]string{{kindPID, pid}, {kindPane, "work:main:A"}} {
+		if dir, ok := s.index.get(e[0], e[1]); ok {
+			t.Errorf("the index's %s entry %s still names %s", e[0], e[1], dir)
+		}
+	}
+}
+
+// Held events (a run that may turn out to have begun nothing) reach the
+// log only when released, in their order; dropped, they never do — the
+// removal's own line included — while other sessions' events are written
+// as they come.
+func TestHeldEventsAreWrittenOnlyWhenReleased(t *testing.T) {
+	s := newStore(t)
+	me, _ := proc.Self()
+	dead := deadOwner(t)
+
+	s.HoldEvents("kept")
+	if _, err := s.Activate("kept", "", Caller{Owner: dead}); err != nil {
+		t.Fatal(err)
+	}
+	s.Append(Event{Session: "kept", Kind: "agent-start"})
+	s.Append(Event{Session: "other", Kind: "agent-start"})
+	if evs, _ := s.Events("kept"); len(evs) != 0 {
+		t.Fatalf("held events reached the log: %+v", evs)
+	}
+	if evs, _ := s.Events("other"); len(evs) != 1 {
+		t.Fatalf("another session's event was held: %+v", evs)
+	}
+	if n := s.ReleaseEvents("kept"); n != 2 {
+		t.Errorf("released %d events, want 2", n)
+	}
+	evs, _ := s.Events("kept")
+	if len(evs) != 2 || evs[0].Kind != "transition" || evs[1].Kind != "agent-start" {
+		t.Errorf("released events: %+v", evs)
+	}
+	s.Append(Event{Session: "kept", Kind: "agent-exit"})
+	if evs, _ := s.Events("kept"); len(evs) != 3 {
+		t.Errorf("an event after the release was held: %+v", evs)
+	}
+
+	s.HoldEvents("dropped")
+	if _, err := s.Activate("dropped", "", Caller{Owner: dead}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Remove("dropped", "nothing happened", me); err != nil {
+		t.Fatal(err)
+	}
+	if !s.DropEvents("dropped") {
+		t.Error("DropEvents: the events were not held")
+	}
+	if evs, _ := s.Events("dropped"); len(evs) != 0 {
+		t.Errorf("a dropped session left lines in the log: %+v", evs)
+	}
+	if s.DropEvents("dropped") || s.ReleaseEvents("dropped") != 0 {
+		t.Error("events still held after DropEvents")
 	}
 }

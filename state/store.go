@@ -46,6 +46,7 @@ type Store struct {
 
 	index *Index
 	stats *Stats
+	held  *heldEvents
 }
 
 // Stats counts what a store (and every store of another root reached
@@ -77,7 +78,8 @@ func OpenIn(root, indexDir string) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Store{Root: filepath.Clean(abs), Now: time.Now, index: &Index{Dir: idx}, stats: &Stats{}}, nil
+	return &Store{Root: filepath.Clean(abs), Now: time.Now, index: &Index{Dir: idx}, stats: &Stats{},
+		held: &heldEvents{m: map[string][]Event{}}}, nil
 }
 
 // OpenExisting is Open for readers that must not create a sessions

@@ -230,6 +230,9 @@ func (a *agentService) Serve(ctx context.Context) error {
 			// not run, or failed as it started): the run began nothing,
 			// and its own session may go (dropEmpty).
 			a.failedAtStart = e.FirstStart && p.Cause == CauseCrash
+			if a.failedAtStart {
+				s.keepHeld()
+			}
 			a.result = Result{ExitCode: p.ExitCode, Reason: p.Reason}
 			switch {
 			case e.StopRequested:

@@ -167,13 +167,36 @@ func (s *Supervisor) ensureSession() {
 		return
 	}
 	existed := s.cfg.Store.Exists(name)
+	// A session this run makes may turn out to hold nothing (dropEmpty):
+	// its events wait in memory until the agent has outlived the time in
+	// which a failed start is told apart, so that such a run leaves no
+	// line in the event log either.
+	window := s.cfg.Policy.StartupFailWindow
+	held := !existed && window > 0
+	if held {
+		s.cfg.Store.HoldEvents(name)
+	}
 	_, err = s.cfg.Store.Activate(name, "", state.Caller{Owner: s.self, Pane: s.autoPane, Auto: true, ProjectDir: dir})
 	if err != nil {
+		s.cfg.Store.ReleaseEvents(name)
 		s.log.Warn("cannot activate a session; running without one", "session", name, "err", err)
 		return
 	}
 	if !existed {
 		s.autoMade = name
+	}
+	if held {
+		store := s.cfg.Store
+		s.heldUntil = time.AfterFunc(window, func() { store.ReleaseEvents(name) })
+	}
+}
+
+// keepHeld keeps the events of the session this run made held past the
+// startup window: the agent's first start failed, and the run's end
+// decides (dropEmpty).
+func (s *Supervisor) keepHeld() {
+	if s.heldUntil != nil {
+		s.heldUntil.Stop()
 	}
 }
 
@@ -181,33 +204,57 @@ func (s *Supervisor) ensureSession() {
 // run made (ensureSession), when the run began nothing: the agent's first
 // start failed — it could not run, or failed as it started (an option
 // claude does not know, no network) — and nothing is in the session: no
-// conversation bound, nothing paid, no prompt typed, and the directory
-// holds nothing but superclaude's state file. A person would later find
+// conversation bound, nothing paid, no prompt typed, the directory holds
+// nothing but superclaude's state file, and no other process (a hook, the
+// status line) wrote of it in the event log. A person would later find
 // only clutter in +status (ten sessions after twenty minutes, most of
-// them such runs). A session a skill activated, one that existed before
-// this run, and one whose agent ran at all are never dropped: what
-// happened there is +why's to tell.
+// them such runs). Nothing of such a run is kept: not the directory, not
+// its lookup index entries, not a line in the event log (its events were
+// held: ensureSession). A session a skill activated, one that existed
+// before this run, and one whose agent ran at all are never dropped: what
+// happened there is +why's to tell, and its held events are written.
 //
 // It returns the name of the session it removed, "" when none.
 func (s *Supervisor) dropEmpty() string {
-	if s.autoMade == "" || s.cfg.Store == nil || !s.agent.failedAtStart {
+	if s.autoMade == "" || s.cfg.Store == nil {
 		return ""
 	}
 	name := s.autoMade
-	st, err := s.cfg.Store.Load(name)
-	if err != nil || !st.Auto || !state.OwnedBy(st, s.self) || st.SessionID != "" || st.CostUSD > 0 ||
-		len(st.PendingPrompts) > 0 || st.LastPromptID != "" || st.Halted != "" || st.Limit != "" {
-		return ""
-	}
-	if files, err := s.cfg.Store.Files(name); err != nil || len(files) > 0 {
+	s.keepHeld()
+	if !s.beganNothing(name) {
+		s.cfg.Store.ReleaseEvents(name)
 		return ""
 	}
 	if err := s.cfg.Store.Remove(name, "nothing happened in it: the agent failed as it started", s.self); err != nil {
+		s.cfg.Store.ReleaseEvents(name)
 		s.log.Warn("removing the empty session", "session", name, "err", err)
 		return ""
 	}
+	if !s.cfg.Store.DropEvents(name) {
+		// Written already (the window passed as the run ended): the
+		// removal, written with them, says what became of the session.
+		s.log.Info("the empty session's events were written before it was removed", "session", name)
+	}
 	s.log.Info("removed the empty session", "session", name)
 	return name
+}
+
+// beganNothing reports whether the session name, which this run made,
+// holds nothing of the run (dropEmpty).
+func (s *Supervisor) beganNothing(name string) bool {
+	if !s.agent.failedAtStart {
+		return false
+	}
+	st, err := s.cfg.Store.Load(name)
+	if err != nil || !st.Auto || !state.OwnedBy(st, s.self) || st.SessionID != "" || st.CostUSD > 0 ||
+		len(st.PendingPrompts) > 0 || st.LastPromptID != "" || st.Halted != "" || st.Limit != "" {
+		return false
+	}
+	if files, err := s.cfg.Store.Files(name); err != nil || len(files) > 0 {
+		return false
+	}
+	evs, err := s.cfg.Store.Events(name)
+	return err == nil && len(evs) == 0
 }
 
 // leased returns p if it does not resume, or if this supervisor gets the

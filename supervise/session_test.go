@@ -163,16 +163,68 @@ func TestARunThatBeganNothingLeavesNoSession(t *testing.T) {
 			if got := len(names) == 1; got != tc.kept {
 				t.Fatalf("sessions left: %v (result %+v), want kept=%v", names, r, tc.kept)
 			}
-			if !tc.kept {
-				if r.Session != "" {
-					t.Errorf("the result names the removed session %q", r.Session)
+			evs, _ := st.Events("")
+			pidEntries, _ := os.ReadDir(filepath.Join(root, ".index", "pid"))
+			if tc.kept {
+				// What happened is +why's to tell: the events held while
+				// the start could still fail are written.
+				if len(evs) == 0 || evs[0].Kind != "transition" {
+					t.Errorf("a kept session's events: %+v", evs)
 				}
-				evs, _ := st.Events("")
-				if last := evs[len(evs)-1]; last.Kind != "removed" {
-					t.Errorf("the removal is not the last event: %+v", last)
-				}
+				return
+			}
+			// Issue 19: nothing at all is recorded for a run that never
+			// started an agent — the removal used to stay in the event
+			// log, and the index entry until a later lookup.
+			if r.Session != "" {
+				t.Errorf("the result names the removed session %q", r.Session)
+			}
+			if len(evs) != 0 {
+				t.Errorf("the event log keeps %d lines of a run that began nothing: %+v", len(evs), evs)
+			}
+			if len(pidEntries) != 0 {
+				t.Errorf("the lookup index keeps %d supervisor entries", len(pidEntries))
+			}
+			if left, _ := os.ReadDir(root); len(left) != 1 || left[0].Name() != ".index" {
+				t.Errorf("left in the sessions directory: %v", left)
 			}
 		})
+	}
+}
+
+// A session this run made, whose agent outlives the time in which a failed
+// start is told apart, has its events written then, not only when the run
+// ends: +why and +history of a running session show its start.
+func TestARunningSessionsEventsAreWrittenAfterTheStartupWindow(t *testing.T) {
+	rt, err := os.MkdirTemp("", "sc-held-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(rt)
+	root := filepath.Join(t.TempDir(), "sessions")
+	st, err := state.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := newSupervisor(Config{Profile: Claude, Command: "/bin/sh", Args: []string{"-c", "sleep 30"},
+		Store: st, Dir: t.TempDir(), Policy: Policy{StartupFailWindow: 300 * time.Millisecond},
+		Socket: filepath.Join(rt, "s.sock"), Grace: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Wait()
+	defer s.Stop(true)
+	var evs []state.Event
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if evs, _ = st.Events(""); len(evs) >= 2 {
+			break
+		}
+	}
+	if len(evs) < 2 || evs[0].Kind != "transition" || evs[1].Kind != "agent-start" {
+		t.Fatalf("a running session's first events: %+v", evs)
 	}
 }
 

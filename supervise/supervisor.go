@@ -144,8 +144,10 @@ type Supervisor struct {
 	needAuto bool
 	autoPane string
 	// autoMade names that session once this run has made it, for
-	// dropEmpty.
-	autoMade string
+	// dropEmpty; heldUntil writes its held events once the agent has
+	// outlived the startup window.
+	autoMade  string
+	heldUntil *time.Timer
 	// notice is a line for the person, said before the first agent
 	// starts (startPlan's).
 	notice string
