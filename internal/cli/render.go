@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/superclaude/superclaude/internal/termtext"
+	"github.com/superclaude/superclaude/internal/tmux"
 	"github.com/superclaude/superclaude/state"
 )
 
@@ -284,7 +285,7 @@ func writeTable(w io.Writer, views []SessionView, now time.Time, hosts bool) err
 		// file must carry no escape sequence to the terminal, and no tab
 		// or newline that breaks the table.
 		cells := []string{
-			names[i], dash(v.Pane), where, agent, string(v.Lifecycle), dash(strings.Join(flags, ",")),
+			names[i], dash(tmux.Short(v.Pane)), where, agent, string(v.Lifecycle), dash(strings.Join(flags, ",")),
 			fmt.Sprintf("%d%%", int(v.ContextUsage*100+0.5)), fmt.Sprintf("$%.2f", v.CostUSD),
 			Age(v.LastHeartbeat, now), strconv.Itoa(v.Restarts),
 		}

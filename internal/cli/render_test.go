@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -55,6 +56,23 @@ func TestSessionsSharingANameShowTheirDirectories(t *testing.T) {
 	}
 	var b strings.Builder
 	if err := WriteTable(&b, views, time.Now()); err != nil || !strings.Contains(b.String(), "/srv/b/sessions/demo") {
+		t.Errorf("table:\n%s", b.String())
+	}
+}
+
+// Issue 19: +status showed an unlabelled pane as superclaude knows it,
+// "%0@/tmp/tmux-1000/default@1796160603", where the dashboard shows %0.
+func TestStatusShowsAnUnlabelledPaneAsItsNumber(t *testing.T) {
+	views := []SessionView{
+		{Name: "a", Pane: "%7@/tmp/tmux-1000/default@1796160603"},
+		{Name: "b", Pane: "work:main:A"},
+	}
+	var b strings.Builder
+	if err := WriteTable(&b, views, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "/tmp/tmux") || !regexp.MustCompile(`(?m)^a +%7 `).MatchString(b.String()) ||
+		!regexp.MustCompile(`(?m)^b +work:main:A `).MatchString(b.String()) {
 		t.Errorf("table:\n%s", b.String())
 	}
 }

@@ -182,13 +182,10 @@ func orNone(s string) string {
 // session:window:label as it is, an unlabelled one's %N without the
 // server it is unique to.
 func displayPane(id string) string {
-	switch {
-	case id == "":
+	if id == "" {
 		return none
-	case tmux.Labelled(id):
-		return id
 	}
-	return tmux.PaneNumber(id)
+	return tmux.Short(id)
 }
 
 // listHeight is how many rows fit: the screen less the title, the header,

@@ -83,6 +83,17 @@ func PaneNumber(id string) string {
 	return n
 }
 
+// Short is a pane identity as a list shows it to a person: a labelled
+// pane's session:window:label as it is, an unlabelled one's %N without the
+// socket path and start time that make it unique (those are for
+// superclaude; --json has them).
+func Short(id string) string {
+	if id == "" || Labelled(id) {
+		return id
+	}
+	return PaneNumber(id)
+}
+
 // Unlabelled reads an unlabelled pane's identity, "%N@<socket>@<start
 // time>": the pane id, its server's socket and the server's start time.
 func Unlabelled(id string) (pane, socket, started string, ok bool) {
