@@ -89,6 +89,12 @@ func (s *Supervisor) startPlan() Plan {
 			}
 		case err == nil:
 			plan := StartPlan(found.State, false)
+			if was := agentOf(found.State); plan.Action == Resume && was != s.cfg.Profile.Name {
+				// A conversation is its CLI's: codex cannot resume
+				// claude's (it was offered, and got `codex resume <id>`).
+				plan = Plan{Action: Fresh, Reason: fmt.Sprintf("a new conversation: the pane's last one was %s's, which %s cannot resume",
+					was, s.cfg.Profile.Name)}
+			}
 			if s.inv.ChoseConversation {
 				plan = Plan{Action: Fresh, Reason: "the user chose the conversation"}
 			}
@@ -117,6 +123,15 @@ func (s *Supervisor) startPlan() Plan {
 	}
 	s.autoPane, s.needAuto = pane, true
 	return fresh
+}
+
+// agentOf names the agent CLI whose conversation st holds: the profile
+// its supervisor recorded, claude in a file written before profiles were.
+func agentOf(st *state.State) string {
+	if st.AgentProfile == "" {
+		return Claude.Name
+	}
+	return st.AgentProfile
 }
 
 // chooseResume applies the resume policy to plan, a resume of found's

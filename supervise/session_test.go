@@ -279,6 +279,54 @@ func TestAPaneHeldByAShellIsSaidSo(t *testing.T) {
 	}
 }
 
+// Issue 19: `superclaude +run --profile codex` in a pane where claude had
+// run offered claude's conversation, and ran `codex resume <claude's id>`.
+// A pane's conversation is resumed only by the agent CLI that had it.
+func TestAPaneResumesOnlyItsOwnAgentsConversation(t *testing.T) {
+	for _, tc := range []struct {
+		was     string
+		profile Profile
+		resume  bool
+	}{
+		{"claude", Profiles["codex"], false},
+		{"", Profiles["codex"], false}, // a file from before profiles: claude's
+		{"codex", Profiles["codex"], true},
+		{"claude", Claude, true},
+	} {
+		t.Run(tc.was+" then "+tc.profile.Name, func(t *testing.T) {
+			dir := t.TempDir()
+			store, err := state.OpenIn(filepath.Join(dir, "sessions"), filepath.Join(dir, "index"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			dead := exec.Command("true")
+			dead.Run()
+			owner := proc.Identity{PID: dead.Process.Pid, Start: 1}
+			if _, err := store.Activate("pane", "", state.Caller{Owner: owner, Pane: "work:main:A"}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := store.Update("pane", "test", func(st *state.State) error {
+				st.SessionID, st.AgentProfile = "conv-1", tc.was
+				return nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+			s, err := newSupervisor(Config{Profile: tc.profile, Command: "/bin/true", Store: store, Pane: "work:main:A",
+				Dir: dir, Socket: filepath.Join(dir, "s.sock"), Grace: time.Second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			plan := s.startPlan()
+			if got := plan.Action == Resume; got != tc.resume {
+				t.Errorf("plan %s, want resume=%v", plan, tc.resume)
+			}
+			if !tc.resume && !strings.Contains(plan.Reason, "the pane's last one was claude's, which codex cannot resume") {
+				t.Errorf("the plan's reason, for +why: %q", plan.Reason)
+			}
+		})
+	}
+}
+
 // Issue 22: the decision's state write (two fsyncs) goes on while the next
 // agent starts. A fresh start clears the old conversation's id; the new
 // agent's first write (claude's SessionStart hook binding its own) must
