@@ -53,6 +53,11 @@ const (
 	// EnvBind makes the agent bind this conversation id to its session at
 	// start, as Claude Code's first status line would.
 	EnvBind = "FAKE_AGENT_BIND"
+	// EnvStatusLine makes the agent run superclaude's status line at
+	// start, as Claude Code does ("ID" or "ID PCT": the conversation id,
+	// and how full the context is), until it binds a session: the
+	// supervisor then knows the conversation, as with the real claude.
+	EnvStatusLine = "FAKE_AGENT_STATUSLINE"
 	// EnvAtStart holds commands, separated by ";", that the agent runs
 	// at start as if they were typed on its terminal ("activate X
 	// implement;restart": an agent that asks for a restart as soon as it
@@ -224,6 +229,11 @@ func Main() {
 			time.Sleep(100 * time.Millisecond)
 		}
 	}
+	if v := os.Getenv(EnvStatusLine); v != "" {
+		for deadline := time.Now().Add(20 * time.Second); !statusLine(v) && time.Now().Before(deadline); {
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
 	fmt.Printf("FAKE-AGENT READY pid=%d tty=%v args=%q\r\n", me.PID, term.IsTerminal(0), args)
 
 	for _, line := range strings.Split(os.Getenv(EnvAtStart), ";") {
@@ -252,6 +262,9 @@ func command(pid int, line string, exit func(int)) {
 		superclaude(append([]string{"+session", "activate"}, strings.Fields(arg)...)...)
 	case "bind":
 		superclaude("+session", "update", "sessionId="+arg)
+	case "statusline":
+		// statusline ID [PCT]: one tick of Claude Code's status line.
+		statusLine(arg)
 	case "overflow":
 		superclaude("+session", "update", "overflowed=true")
 	case "busy", "idle":
@@ -294,6 +307,33 @@ func writeStatus(status string) {
 	os.MkdirAll(filepath.Join(dir, "sessions"), 0o700)
 	b, _ := json.Marshal(map[string]any{"pid": me.PID, "procStart": strconv.FormatUint(me.Start, 10), "status": status})
 	os.WriteFile(filepath.Join(dir, "sessions", strconv.Itoa(me.PID)+".json"), b, 0o600)
+}
+
+// statusLine runs superclaude's status line as Claude Code does, with
+// what Claude Code sends it on stdin: arg is the conversation id and,
+// optionally, how full the context is in percent. It reports whether the
+// line names a session (the tick bound one).
+func statusLine(arg string) bool {
+	id, pct, _ := strings.Cut(strings.TrimSpace(arg), " ")
+	used, _ := strconv.Atoi(pct)
+	payload, _ := json.Marshal(map[string]any{
+		"session_id":     id,
+		"model":          map[string]any{"display_name": "Fake"},
+		"cost":           map[string]any{"total_cost_usd": 0},
+		"context_window": map[string]any{"used_percentage": used},
+	})
+	bin := os.Getenv(EnvSuperclaude)
+	if bin == "" {
+		fmt.Print("NO SUPERCLAUDE BINARY\r\n")
+		return false
+	}
+	cmd := exec.Command(bin, "+statusline")
+	cmd.Stdin = strings.NewReader(string(payload))
+	cmd.Env = append(os.Environ(), "NO_COLOR=1")
+	out, err := cmd.Output()
+	line := strings.TrimSpace(string(out))
+	fmt.Printf("STATUSLINE %s\r\n", line)
+	return err == nil && line != "" && !strings.HasPrefix(line, "no session")
 }
 
 // superclaude runs the superclaude binary the way a Bash tool would: in a
