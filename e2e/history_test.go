@@ -38,7 +38,7 @@ func TestHistoryAndResumeN(t *testing.T) {
 
 	tm.send(pane, "clear; superclaude +history")
 	screen := tm.waitScreen(pane, "last prompt beta")
-	for _, want := range []string{convs[0], convs[1], "first prompt alpha", "last prompt alpha", "first prompt beta", "user-exit"} {
+	for _, want := range []string{convs[0], convs[1], "first prompt alpha", "last prompt alpha", "first prompt beta", "you exited"} {
 		if !strings.Contains(screen, want) {
 			t.Fatalf("+history does not show %q:\n%s", want, screen)
 		}

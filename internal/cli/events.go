@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/superclaude/superclaude/internal/termtext"
+	"github.com/superclaude/superclaude/internal/tmux"
 	"github.com/superclaude/superclaude/state"
 )
 
@@ -109,6 +110,15 @@ func Describe(ev state.Event) string {
 				how += " " + shortID(c)
 			}
 		case "fresh", nil:
+			if ev.Reason == chosenConversation {
+				// Not fresh: the person named the conversation
+				// (--resume ID, +resume N), and superclaude let it be.
+				how = "on the conversation you chose"
+				if id := resumeArg(ev.Detail["args"]); id != "" {
+					how += ", " + shortID(id)
+				}
+				return fmt.Sprintf("started the agent%s %s", pidText(ev.Detail["pid"]), how)
+			}
 		default:
 			how = fmt.Sprint(ev.Detail["plan"])
 		}
@@ -128,6 +138,7 @@ func Describe(ev state.Event) string {
 			how = fmt.Sprintf("exited with %v", e)
 		}
 		what := "the agent " + how
+		why := restated(ev.Reason, "the agent "+how)
 		if ev.Detail["killedByUs"] == true {
 			what += ", stopped by superclaude"
 		}
@@ -137,7 +148,7 @@ func Describe(ev state.Event) string {
 		if next := nextStep(ev.Detail["decision"]); next != "" {
 			what += "; next: " + next
 		}
-		return joinWhy(what, ev.Reason)
+		return joinWhy(what, why)
 	case "restart":
 		what := "a restart was asked for"
 		if ms, ok := ev.Detail["waitedMs"].(float64); ok && ms >= 1 {
@@ -156,6 +167,49 @@ func Describe(ev state.Event) string {
 		return ev.Reason
 	}
 	return strings.ReplaceAll(ev.Kind, "-", " ")
+}
+
+// chosenConversation is the reason of a start on a conversation the
+// person named (supervise's).
+const chosenConversation = "the user chose the conversation"
+
+// pidText is " (pid N)" for an event's pid, "" without one.
+func pidText(pid any) string {
+	if p, ok := pid.(float64); ok && p > 0 {
+		return fmt.Sprintf(" (pid %d)", int(p))
+	}
+	return ""
+}
+
+// resumeArg is the conversation an agent's arguments (as the event log
+// has them) resume with --resume ID, "" when none.
+func resumeArg(args any) string {
+	list, _ := args.([]any)
+	for i, a := range list {
+		if a == "--resume" && i+1 < len(list) {
+			id, _ := list[i+1].(string)
+			return id
+		}
+		if s, _ := a.(string); strings.HasPrefix(s, "--resume=") {
+			return strings.TrimPrefix(s, "--resume=")
+		}
+	}
+	return ""
+}
+
+// restated drops from reason the words said already (said): a decision's
+// reason ends with how the agent ended ("the user's own exit: the agent
+// exited with 0"), which the line has just said.
+func restated(reason, said string) string {
+	for _, sep := range []string{": ", "; "} {
+		if r, ok := strings.CutSuffix(reason, sep+said); ok {
+			return r
+		}
+	}
+	if reason == said {
+		return ""
+	}
+	return reason
 }
 
 // nextStep words the supervisor's decision after an agent exited.
@@ -208,6 +262,10 @@ func headline(reason string) (text string, covered []string, ok bool) {
 	case strings.HasPrefix(reason, "halted: "):
 		return "HALTED, superclaude no longer restarts the agent: " + strings.TrimPrefix(reason, "halted: ") +
 			" (+session reset re-arms it)", []string{"halted", "lastExit"}, true
+	case reason == "supervisor start: "+chosenConversation:
+		return "superclaude started, on the conversation you chose", []string{"lifecycle", "pid", "sessionId"}, true
+	case strings.HasPrefix(reason, "phase "):
+		return "now in " + reason, []string{"currentPhase"}, true
 	case strings.HasPrefix(reason, "supervisor start: "):
 		return "superclaude started: " + strings.TrimPrefix(reason, "supervisor start: "), []string{"lifecycle", "pid"}, true
 	}
@@ -346,9 +404,9 @@ func fieldPhrase(field string, old, new any) string {
 		return "no longer run by a supervisor"
 	case "fleetPaneId":
 		if set {
-			return "the session of pane " + n
+			return "the session of pane " + tmux.Short(n)
 		}
-		return "no longer the session of pane " + o
+		return "no longer the session of pane " + tmux.Short(o)
 	case "skill":
 		if set {
 			return "skill " + n
@@ -382,7 +440,8 @@ func fieldPhrase(field string, old, new any) string {
 	case "lastExit":
 		return "the agent " + or(map[string]string{
 			"crash": "crashed", "limit": "stopped at a usage limit", "no-progress": "ended without making progress",
-			"user-exit": "was exited by the person", "stopped": "was stopped", "restarted": "was restarted",
+			"restart-loop": "was restarted too often", "user-exit": "was exited by the person", "stopped": "was stopped",
+			"restarted": "was restarted",
 		}[n], "ended: "+n)
 	case "handoff":
 		if set {

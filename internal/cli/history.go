@@ -124,9 +124,21 @@ func WriteHistory(w io.Writer, cs []Conversation) error {
 			end = c.End.Local().Format("01-02 15:04")
 		}
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t$%.2f\t%s\t%s\n", c.N, c.ID, c.Session,
-			c.Start.Local().Format("01-02 15:04"), end, dash(c.Why), c.CostUSD, clip(c.FirstPrompt, 40), clip(c.LastPrompt, 40))
+			c.Start.Local().Format("01-02 15:04"), end, dash(endedWhy(c.Why)), c.CostUSD, clip(c.FirstPrompt, 40), clip(c.LastPrompt, 40))
 	}
 	return tw.Flush()
+}
+
+// endedWhy words how a conversation's last run ended (a cause of
+// supervise's, which --json keeps), short enough for a column.
+func endedWhy(cause string) string {
+	if w, ok := map[string]string{
+		"crash": "crashed", "limit": "usage limit", "no-progress": "no progress", "restart-loop": "restarted too often",
+		"user-exit": "you exited", "stopped": "stopped", "restarted": "restarted",
+	}[cause]; ok {
+		return w
+	}
+	return cause
 }
 
 // clip shortens s to n characters on one line, for a table.

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -39,5 +40,19 @@ func TestHistoryGroupsRunsByConversation(t *testing.T) {
 	}
 	if all := History(evs, func(string, string) bool { return true }); len(all) != 3 || all[1].ID != "c2" || all[2].ID != "t1" {
 		t.Errorf("all: %+v", all)
+	}
+}
+
+// Issue 19: +history's WHY column showed supervise's cause codes
+// ("user-exit"), which +help codes does not explain; it says them in
+// words, and --json keeps the code.
+func TestHistorySaysWhyInWords(t *testing.T) {
+	var b strings.Builder
+	cs := []Conversation{{N: 1, ID: "c1", Session: "S", Why: "user-exit"}, {N: 2, ID: "c2", Session: "S", Why: "crash"}}
+	if err := WriteHistory(&b, cs); err != nil {
+		t.Fatal(err)
+	}
+	if out := b.String(); strings.Contains(out, "user-exit") || !strings.Contains(out, "you exited") || !strings.Contains(out, "crashed") {
+		t.Errorf("+history:\n%s", out)
 	}
 }
