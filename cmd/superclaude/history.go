@@ -24,9 +24,10 @@ func newHistoryCmd() *cobra.Command {
 		Use:   "+history [session | pane]",
 		Short: "the conversations a session or pane has had: id, start, end, why it ended, cost, first and last prompt",
 		Long: `List the conversations a session or a pane has had, oldest first: the
-conversation's id, when it started and ended, why it ended (crash, limit,
-no-progress, user-exit, stopped, restarted), what it cost, and its first and
-last prompt. With no argument: this pane's, else this agent's session's.
+conversation's id, when it started and ended, why it ended (crashed, usage
+limit, no progress, restarted too often, you exited, stopped, restarted; --json
+gives crash, limit, no-progress, restart-loop, user-exit, stopped, restarted),
+what it cost, and its first and last prompt. With no argument: this pane's, else this agent's session's.
 superclaude +resume N resumes the Nth.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error { return runHistory(c, f, args) },
