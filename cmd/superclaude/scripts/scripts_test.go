@@ -8,7 +8,9 @@
 // name the fake agent (testkit/fakeagent, this test binary run again) as
 // $SUPERCLAUDE_AGENT, or as codex and gemini on PATH; where a person needs
 // a terminal, the script types into a pane of a tmux server of its own.
-// readme_test.go checks that every example of the README is run here.
+// examples_test.go checks that every example of the README's code blocks is
+// run here; readme_test.go that every command and option the README names
+// exists.
 package scripts
 
 import (
