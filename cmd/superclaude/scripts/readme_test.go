@@ -104,69 +104,6 @@ func TestEveryReadmeCommandExists(t *testing.T) {
 	t.Logf("%d README examples, %d commands", len(exs), len(helps))
 }
 
-// The README's shell lines, pasted in the shell they name: the link that
-// makes every claude superclaude, and the completion of each shell. zsh's
-// and fish's lines are plain POSIX (mkdir and a redirection); they are run
-// by sh where zsh or fish is not installed.
-func TestReadmeShellLinesWork(t *testing.T) {
-	bin := filepath.Dir(testbin.Superclaude(t))
-	text := readme(t)
-	block := func(first string) string {
-		i := strings.Index(text, "\n    "+first+"\n")
-		if i < 0 {
-			t.Fatalf("the README has no block starting %q", first)
-		}
-		var lines []string
-		for _, l := range strings.Split(text[i+1:], "\n")[1:] {
-			if !strings.HasPrefix(l, "    ") {
-				break
-			}
-			lines = append(lines, strings.TrimPrefix(l, "    "))
-		}
-		return strings.Join(lines, "\n")
-	}
-	for _, tc := range []struct {
-		shell, block, file, want string
-	}{
-		{"bash", "# bash", ".local/share/bash-completion/completions/superclaude", "bash completion V2 for superclaude"},
-		{"zsh", "# zsh; then, in ~/.zshrc before compinit: fpath=(~/.zfunc $fpath)", ".zfunc/_superclaude", "#compdef superclaude"},
-		{"fish", "# fish", ".config/fish/completions/superclaude.fish", "fish completion for superclaude"},
-	} {
-		t.Run(tc.shell, func(t *testing.T) {
-			home := t.TempDir()
-			sh := tc.shell
-			if _, err := exec.LookPath(sh); err != nil {
-				sh = "sh"
-			}
-			cmd := exec.Command(sh, "-c", block(tc.block))
-			cmd.Env = []string{"HOME=" + home, "PATH=" + bin + ":/usr/bin:/bin"}
-			if out, err := cmd.CombinedOutput(); err != nil {
-				t.Fatalf("%s: %v\n%s", sh, err, out)
-			}
-			b, err := os.ReadFile(filepath.Join(home, tc.file))
-			if err != nil || !strings.Contains(string(b), tc.want) {
-				t.Fatalf("~/%s after the README's lines: %v %.200q", tc.file, err, b)
-			}
-		})
-	}
-
-	// The link: a claude that is superclaude, ahead of the real claude.
-	home := t.TempDir()
-	real := filepath.Join(t.TempDir(), "claude")
-	os.WriteFile(real, []byte("#!/bin/sh\necho \"the real claude: $*\"\n"), 0o755)
-	lines := "mkdir -p ~/.superclaude-bin && ln -s \"$(command -v superclaude)\" ~/.superclaude-bin/claude\n" +
-		"export PATH=\"$HOME/.superclaude-bin:$PATH\"\n"
-	if !strings.Contains(text, "\n    "+strings.Split(lines, "\n")[0]+"\n") {
-		t.Fatal("the README's link line changed: change this test with it")
-	}
-	cmd := exec.Command("bash", "-c", lines+"readlink ~/.superclaude-bin/claude; claude --version")
-	cmd.Env = []string{"HOME=" + home, "PATH=" + bin + ":" + filepath.Dir(real) + ":/usr/bin:/bin"}
-	out, err := cmd.CombinedOutput()
-	if err != nil || !strings.Contains(string(out), filepath.Join(bin, "superclaude")) || !strings.Contains(string(out), "the real claude: --version") {
-		t.Fatalf("the README's link: %v\n%s", err, out)
-	}
-}
-
 func TestExamplesReadsCommandsAndTheirOptions(t *testing.T) {
 	got := examples("    superclaude +status [--json] [--here] [--watch]   every session\n" +
 		"and `superclaude +session restart --session NAME` or\n" +
