@@ -424,6 +424,9 @@ func (a *agentService) wait(ctx context.Context, ag *child.Agent) {
 		s.learnConversation()
 		status := s.agentStatus()
 		s.noteStatus(status)
+		if (status != "" && status != StatusUnknown) || s.conversation() != "" {
+			s.releaseHeld()
+		}
 		sess := s.mine()
 		var st *state.State
 		if sess != nil {

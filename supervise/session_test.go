@@ -194,8 +194,16 @@ func TestARunThatBeganNothingLeavesNoSession(t *testing.T) {
 
 // A session this run made, whose agent outlives the time in which a failed
 // start is told apart, has its events written then, not only when the run
-// ends: +why and +history of a running session show its start.
+// ends: +why and +history of a running session show its start. An agent
+// that says what it is doing has started: its events are written at once.
 func TestARunningSessionsEventsAreWrittenAfterTheStartupWindow(t *testing.T) {
+	t.Run("the window ends", func(t *testing.T) { testHeldEventsWritten(t, 300*time.Millisecond, nil) })
+	t.Run("the agent says it is busy", func(t *testing.T) {
+		testHeldEventsWritten(t, time.Hour, func(Running) (string, error) { return StatusBusy, nil })
+	})
+}
+
+func testHeldEventsWritten(t *testing.T, window time.Duration, status func(Running) (string, error)) {
 	rt, err := os.MkdirTemp("", "sc-held-")
 	if err != nil {
 		t.Fatal(err)
@@ -206,8 +214,10 @@ func TestARunningSessionsEventsAreWrittenAfterTheStartupWindow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := newSupervisor(Config{Profile: Claude, Command: "/bin/sh", Args: []string{"-c", "sleep 30"},
-		Store: st, Dir: t.TempDir(), Policy: Policy{StartupFailWindow: 300 * time.Millisecond},
+	profile := Claude
+	profile.Status, profile.StatusFile = status, nil
+	s, err := newSupervisor(Config{Profile: profile, Command: "/bin/sh", Args: []string{"-c", "sleep 30"},
+		Store: st, Dir: t.TempDir(), Policy: Policy{StartupFailWindow: window},
 		Socket: filepath.Join(rt, "s.sock"), Grace: time.Second})
 	if err != nil {
 		t.Fatal(err)
