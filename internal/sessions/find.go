@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -148,11 +149,27 @@ func WhySession(stores []*state.Store, args []string) (*state.Session, error) {
 	sess, err := FindIn(stores, args[0])
 	if errors.Is(err, state.ErrNoSession) {
 		// A session removed (+session rm, prune) keeps its history in
-		// its sessions directory's event log.
+		// its sessions directory's event log — named by its name, or by
+		// its directory, as a name two directories shared had to be.
+		var had []*state.Session
+		var dirs []string
 		for _, s := range stores {
-			if evs, _ := s.Events(args[0]); len(evs) > 0 {
-				return &state.Session{Name: args[0], Dir: filepath.Join(s.Root, args[0]), Store: s}, nil
+			store, name, nerr := Named(s, args[0])
+			dir := filepath.Join(store.Root, name)
+			if nerr != nil || slices.Contains(dirs, dir) {
+				continue
 			}
+			if evs, _ := store.Events(name); len(evs) > 0 {
+				had = append(had, &state.Session{Name: name, Dir: dir, Store: store})
+				dirs = append(dirs, dir)
+			}
+		}
+		switch {
+		case len(had) == 1:
+			return had[0], nil
+		case len(had) > 1:
+			return nil, fmt.Errorf("there was a session %s in %d sessions directories (%s): name one by its directory",
+				args[0], len(had), strings.Join(dirs, ", "))
 		}
 	}
 	return sess, err
