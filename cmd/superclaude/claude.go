@@ -80,7 +80,7 @@ func runLog(file, which string, stdin io.Reader, stdout io.Writer) error {
 func newPaneIDCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "+pane-id",
-		Short: "print this pane's identity (tmux session:window:@pane_label, else the pane id; empty outside tmux)",
+		Short: "print this pane's identity: session:window:label for a pane with a @pane_label, else %N@<tmux socket>@<server start>; empty outside tmux",
 		Args:  cobra.NoArgs,
 		RunE:  func(c *cobra.Command, args []string) error { return runPaneID(c.OutOrStdout()) },
 	}
