@@ -424,13 +424,13 @@ func (a *agentService) wait(ctx context.Context, ag *child.Agent) {
 		s.learnConversation()
 		status := s.agentStatus()
 		s.noteStatus(status)
-		if (status != "" && status != StatusUnknown) || s.conversation() != "" {
-			s.releaseHeld()
-		}
 		sess := s.mine()
 		var st *state.State
 		if sess != nil {
 			st = sess.State
+		}
+		if (status != "" && status != StatusUnknown) || s.conversation() != "" || st != nil && st.SessionID != "" {
+			s.releaseHeld()
 		}
 		if w != nil {
 			if files := s.watchedFiles(sess); !slices.Equal(files, watching) {

@@ -208,8 +208,9 @@ func (s *Supervisor) ensureSession() {
 
 // releaseHeld writes the held events of the session this run made as soon
 // as its agent shows that it started (it says what it is doing, or its
-// conversation is known), before the startup window ends: a new session's
-// +why and the dashboard's last event wait no longer than they must.
+// conversation is known or bound to the session), before the startup
+// window ends: a new session's +why and the dashboard's last event wait no
+// longer than they must.
 func (s *Supervisor) releaseHeld() {
 	if s.heldUntil != nil && s.heldUntil.Stop() {
 		s.cfg.Store.ReleaseEvents(s.autoMade)
