@@ -137,7 +137,11 @@ has: those are kept, and named.`,
 func runDown(out, stderr io.Writer, f downFlags, arg string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	down, err := fleet.Stop(ctx, arg, f.socket, fleet.Options{Grace: f.grace, Now: f.now}, f.cleanWorktrees)
+	o := fleet.Options{Grace: f.grace, Now: f.now, Waiting: func(n int) {
+		fmt.Fprintf(stderr, "waiting for %s to finish %s turn (a minute at most; Ctrl-C stops waiting, --now does not wait)\n",
+			cli.Plural(n, "agent", "agents"), map[bool]string{true: "its", false: "their"}[n == 1])
+	}}
+	down, err := fleet.Stop(ctx, arg, f.socket, o, f.cleanWorktrees)
 	name := down.Name
 	for _, h := range down.Hosts {
 		switch {

@@ -86,7 +86,7 @@ func Down(ctx context.Context, name, file string, o Options) (DownReport, error)
 		}
 	}
 	var left []tmux.PaneInfo
-	rep.Stopped, rep.Killed, left, rep.Asked = stopPanes(ctx, ours, marked, o.grace(), o.Now)
+	rep.Stopped, rep.Killed, left, rep.Asked = stopPanes(ctx, ours, marked, o.grace(), o.Now, o.Waiting)
 	if len(left) > 0 {
 		for _, p := range left {
 			rep.Running = append(rep.Running, firstNonEmpty(p.Label, p.ID))
@@ -127,8 +127,10 @@ func fleetProcesses(mark string) (map[int]proc.Identity, error) {
 // grace for all, and kills the process trees of any still running. It
 // returns how many stopped and how many were killed. When ctx ends first
 // it stops asking and waiting, kills nothing, and returns the panes whose
-// supervisor still runs, and whether every one had been asked.
-func stopPanes(ctx context.Context, panes []tmux.PaneInfo, ids map[int]proc.Identity, grace time.Duration, now bool) (stopped, killed int, running []tmux.PaneInfo, asked bool) {
+// supervisor still runs, and whether every one had been asked. waiting
+// (when not nil) is told once, a second into the wait, how many still run.
+func stopPanes(ctx context.Context, panes []tmux.PaneInfo, ids map[int]proc.Identity, grace time.Duration, now bool,
+	waiting func(int)) (stopped, killed int, running []tmux.PaneInfo, asked bool) {
 	type sup struct {
 		id   proc.Identity
 		pane tmux.PaneInfo
@@ -149,9 +151,19 @@ func stopPanes(ctx context.Context, panes []tmux.PaneInfo, ids map[int]proc.Iden
 			proc.Signal(id, syscall.SIGTERM)
 		}
 	}
-	deadline := time.Now().Add(grace)
+	deadline, tell := time.Now().Add(grace), time.Now().Add(time.Second)
 	for i, s := range sups {
 		for proc.Alive(s.id) && time.Now().Before(deadline) && ctx.Err() == nil {
+			if waiting != nil && time.Now().After(tell) {
+				n := 0
+				for _, rest := range sups[i:] {
+					if proc.Alive(rest.id) {
+						n++
+					}
+				}
+				waiting(n)
+				waiting = nil
+			}
 			select {
 			case <-ctx.Done():
 			case <-time.After(20 * time.Millisecond):

@@ -37,6 +37,11 @@ type Options struct {
 	// Remote reaches the fleet's other hosts; a fleet that names none
 	// needs none.
 	Remote *Remote
+	// Waiting, when set, is called once by Down when, a second after it
+	// asked every supervisor to stop, some still run — their agents are
+	// finishing a turn, which takes up to a minute — with how many: a
+	// person at a terminal is told why nothing seems to happen.
+	Waiting func(agents int)
 }
 
 // SessionOption is the tmux session option Up sets on the session it
@@ -341,7 +346,7 @@ func (u *upRun) rollback() {
 			}
 		}
 		if ids, err := fleetProcesses(u.s.File); err == nil {
-			stopPanes(context.Background(), ours, ids, u.o.grace(), true)
+			stopPanes(context.Background(), ours, ids, u.o.grace(), true, nil)
 		}
 		if u.createdSession {
 			u.o.Tmux.Run("kill-session", "-t", tmux.SessionTarget(u.s.Name))
