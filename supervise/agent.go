@@ -210,6 +210,12 @@ func (a *agentService) Serve(ctx context.Context) error {
 			st = &state.State{Lifecycle: state.Active, SessionID: s.conversation()}
 		}
 		p := s.leased(Decide(e, st, s.cfg.Policy))
+		if !(e.FirstStart && p.Action == Stop && p.Cause == CauseCrash) {
+			// Anything but a failed first start (a restart, an exit of
+			// the person's) means the run began something: its new
+			// session's events are written now, not at the window's end.
+			s.releaseHeld()
+		}
 		p, lost, lostWhy := carry(p, st, s.cfg.Profile, s.typedByUs)
 		s.log.Info("agent exited", "exit", exit.String(), "runtime", exit.Runtime().Round(time.Millisecond),
 			"killed-by-us", e.KilledByUs, "swept", swept.Found, "session", name, "decision", p.String())
