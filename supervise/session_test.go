@@ -137,21 +137,12 @@ func TestARunThatBeganNothingLeavesNoSession(t *testing.T) {
 		{"the agent ran and ended", "exit 0", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			rt, err := os.MkdirTemp("", "sc-drop-")
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer os.RemoveAll(rt)
-			root := filepath.Join(t.TempDir(), "sessions")
-			st, err := state.Open(root)
-			if err != nil {
-				t.Fatal(err)
-			}
+			sock, root, st := socketAndStore(t)
 			// The claude profile, whose policy stops a first start that
 			// fails at once; sh takes the arguments it adds as $0….
 			s, err := newSupervisor(Config{Profile: Claude, Command: "/bin/sh", Args: []string{"-c", tc.script},
 				Env: append(os.Environ(), "ROOT="+root), Store: st, Dir: t.TempDir(), Policy: Policy{StartupFailWindow: 5 * time.Second},
-				Socket: filepath.Join(rt, "s.sock"), Grace: time.Second})
+				Socket: sock, Grace: time.Second})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -203,22 +194,29 @@ func TestARunningSessionsEventsAreWrittenAfterTheStartupWindow(t *testing.T) {
 	})
 }
 
+// socketAndStore gives a supervisor under test its control socket's path,
+// in a short directory of its own (a socket's path is limited to about
+// 100 bytes, which t.TempDir's can pass), and a store of sessions.
+func socketAndStore(t *testing.T) (sock, root string, st *state.Store) {
+	rt, err := os.MkdirTemp("", "sc-sess-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(rt) })
+	root = filepath.Join(t.TempDir(), "sessions")
+	if st, err = state.Open(root); err != nil {
+		t.Fatal(err)
+	}
+	return filepath.Join(rt, "s.sock"), root, st
+}
+
 func testHeldEventsWritten(t *testing.T, window time.Duration, status func(Running) (string, error)) {
-	rt, err := os.MkdirTemp("", "sc-held-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(rt)
-	root := filepath.Join(t.TempDir(), "sessions")
-	st, err := state.Open(root)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sock, _, st := socketAndStore(t)
 	profile := Claude
 	profile.Status, profile.StatusFile = status, nil
 	s, err := newSupervisor(Config{Profile: profile, Command: "/bin/sh", Args: []string{"-c", "sleep 30"},
 		Store: st, Dir: t.TempDir(), Policy: Policy{StartupFailWindow: window},
-		Socket: filepath.Join(rt, "s.sock"), Grace: time.Second})
+		Socket: sock, Grace: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

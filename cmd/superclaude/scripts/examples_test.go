@@ -326,53 +326,29 @@ func readSynopsis(s string) (path, flags, literals []string) {
 
 // shellWords splits a line as a POSIX shell would, as far as the README's
 // lines need: spaces, single and double quotes.
-func shellWords(line string) []string {
+func shellWords(line string) []string { return splitWords(line, false) }
+
+// scriptWords splits a line of a script as testscript does: spaces, single
+// quotes, in which ” is a quote, and # starting a comment.
+func scriptWords(line string) []string { return splitWords(line, true) }
+
+func splitWords(line string, script bool) []string {
 	var out []string
 	var cur strings.Builder
 	in, quote := false, byte(0)
 	for i := 0; i < len(line); i++ {
 		c := line[i]
 		switch {
+		case script && quote == '\'' && c == '\'' && i+1 < len(line) && line[i+1] == '\'':
+			cur.WriteByte('\'')
+			i++
 		case quote != 0 && c == quote:
 			quote = 0
 		case quote != 0:
 			cur.WriteByte(c)
-		case c == '\'' || c == '"':
+		case c == '\'' || c == '"' && !script:
 			quote, in = c, true
-		case c == ' ' || c == '\t':
-			if in {
-				out = append(out, cur.String())
-				cur.Reset()
-				in = false
-			}
-		default:
-			cur.WriteByte(c)
-			in = true
-		}
-	}
-	if in {
-		out = append(out, cur.String())
-	}
-	return out
-}
-
-// scriptWords splits a line of a script as testscript does: spaces, and
-// single quotes, in which ” is a quote.
-func scriptWords(line string) []string {
-	var out []string
-	var cur strings.Builder
-	in, quoted := false, false
-	for i := 0; i < len(line); i++ {
-		c := line[i]
-		switch {
-		case quoted && c == '\'' && i+1 < len(line) && line[i+1] == '\'':
-			cur.WriteByte('\'')
-			i++
-		case c == '\'':
-			quoted, in = !quoted, true
-		case quoted:
-			cur.WriteByte(c)
-		case c == '#' && !in:
+		case script && c == '#' && !in:
 			return out // a comment
 		case c == ' ' || c == '\t':
 			if in {
