@@ -13,8 +13,14 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// bootID is this boot's identity. It is read with readProcFile, not
+// os.ReadFile: a /proc file is one the poller can wait on, so os.ReadFile
+// registers it, and the first registration of a process starts the
+// poller itself (epoll_create, an eventfd): work a status-line tick, whose
+// first identity check reads this, did for nothing (issue 22).
 var bootID = sync.OnceValue(func() string {
-	b, err := os.ReadFile("/proc/sys/kernel/random/boot_id")
+	var buf [64]byte
+	b, err := readProcFile("/proc/sys/kernel/random/boot_id", buf[:])
 	if err != nil {
 		return ""
 	}
