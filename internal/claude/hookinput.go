@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"time"
 
 	"github.com/superclaude/superclaude/state"
@@ -45,7 +46,18 @@ var InputDeadline = 5 * time.Second
 // the writer does not fail; over is set. When the deadline passes first,
 // late is set and what was read so far is not returned: the reading goes
 // on in the background, and the caller answers and exits.
+//
+// A file (claude's pipe on standard input) is read in the calling
+// goroutine where the system lets it be waited on with a timeout
+// (readFileInput): a callback's read then needs no second goroutine, no
+// timer and no hand-over between threads, which cost a status-line tick a
+// tenth of its time (issue 22).
 func ReadInput(r io.Reader, limit int64) (data []byte, over, late bool, err error) {
+	if f, ok := r.(*os.File); ok {
+		if data, over, late, err, ok := readFileInput(f, limit, time.Now().Add(InputDeadline)); ok {
+			return data, over, late, err
+		}
+	}
 	type result struct {
 		b    []byte
 		over bool
