@@ -91,6 +91,7 @@ func (s *Supervisor) storeFailed(session string, tick claude.StatusLine, err err
 	now := time.Now()
 	if err == nil {
 		if s.storeProblem != "" {
+			s.markUnsaved(false)
 			s.unsavedUntil = now
 			s.log.Info("the session can be saved again", "session", session)
 			note := s.unsavedText()
@@ -101,6 +102,9 @@ func (s *Supervisor) storeFailed(session string, tick claude.StatusLine, err err
 	}
 	if u, ok := tick.Usage(); ok {
 		s.seenUsage = u
+	}
+	if s.storeProblem == "" {
+		s.markUnsaved(true)
 	}
 	s.storeProblem = trouble(err)
 	if s.unsavedFrom.IsZero() || !s.unsavedUntil.IsZero() {
@@ -115,6 +119,19 @@ func (s *Supervisor) storeFailed(session string, tick claude.StatusLine, err err
 		s.log.Warn("the session cannot be saved; the overflow guard goes by what the status line shows", "session", session, "err", err)
 	}
 	return "superclaude cannot save the session (" + s.storeProblem + "); the overflow guard goes by this line's ctx"
+}
+
+// markUnsaved says on the control socket whether ticks fail to be
+// stored, for the hooks (control.MarkUnsaved): a hook asks the supervisor
+// what the status line saw only when the socket says so. A mark that
+// cannot be set is logged: the hooks then guard by the stored usage.
+func (s *Supervisor) markUnsaved(unsaved bool) {
+	if s.socket == "" {
+		return
+	}
+	if err := control.MarkUnsaved(s.socket, unsaved); err != nil {
+		s.log.Warn("the control socket cannot say whether the session can be saved", "err", err)
+	}
 }
 
 // unsavedText says, for a person, when the session could not be saved

@@ -83,11 +83,16 @@ func hook(sub string, payload []byte, stdout, stderr io.Writer) int {
 // storeTrouble asks the agent's supervisor whether its status line's
 // ticks can be stored (control.Status): when they cannot (a full disk),
 // it returns the usage the last one showed and why; zero and "" when they
-// can, or when no supervisor answers within a second.
+// can, or when no supervisor answers within a second. The supervisor is
+// asked only when its socket says it has something to tell
+// (control.Unsaved): most hooks learn there is nothing in one lstat.
 func storeTrouble() (float64, string) {
-	sup, err := config.Supervisor()
 	sock := os.Getenv(envvar.Socket)
-	if err != nil || sock == "" {
+	if sock == "" || !control.Unsaved(sock) {
+		return 0, ""
+	}
+	sup, err := config.Supervisor()
+	if err != nil {
 		return 0, ""
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
