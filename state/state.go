@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"math"
 	"sort"
-	"strconv"
 	"time"
-	"unicode/utf8"
+
+	"github.com/superclaude/superclaude/internal/rawjson"
 )
 
 // Lifecycle is where a session is in its life: one of three fields that
@@ -277,7 +277,7 @@ func strField(name string, always bool, get func(*State) *string) field {
 				*get(s) = ""
 				return nil
 			}
-			if v, ok := plainString(raw); ok {
+			if v, ok := rawjson.PlainString(raw); ok {
 				*get(s) = v
 				return nil
 			}
@@ -297,7 +297,7 @@ func intField(name string, always bool, get func(*State) *int) field {
 	return field{
 		name: name,
 		decode: func(s *State, raw json.RawMessage) error {
-			f, err := number(raw)
+			f, err := rawjson.Number(raw)
 			if err != nil {
 				return fmt.Errorf("want a number, got %s", kind(raw))
 			}
@@ -336,7 +336,7 @@ func timeField(name string, get func(*State) *time.Time) field {
 	return field{
 		name: name,
 		decode: func(s *State, raw json.RawMessage) error {
-			v, ok := plainString(raw)
+			v, ok := rawjson.PlainString(raw)
 			if !ok {
 				if err := json.Unmarshal(raw, &v); err != nil {
 					return fmt.Errorf("want an RFC 3339 time string, got %s", kind(raw))
@@ -361,7 +361,7 @@ func floatField(name string, get func(*State) *float64) field {
 	return field{
 		name: name,
 		decode: func(s *State, raw json.RawMessage) error {
-			v, err := number(raw)
+			v, err := rawjson.Number(raw)
 			if err != nil {
 				return fmt.Errorf("want a number, got %s", kind(raw))
 			}
@@ -384,43 +384,6 @@ func preciseTimeField(name string, get func(*State) *time.Time) field {
 		return t.UTC().Format(time.RFC3339Nano), !t.IsZero()
 	}
 	return f
-}
-
-// The fast paths below read the commonest JSON values without
-// json.Unmarshal, whose setup cost more than the value (a +status of
-// 10,000 sessions decodes 200,000 of them). raw is one value of a document
-// already checked to be valid JSON.
-
-// plainString returns the string raw holds when it is a string literal
-// without escapes (what superclaude writes); ok is false for anything else,
-// which json.Unmarshal then reads or refuses.
-func plainString(raw json.RawMessage) (string, bool) {
-	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
-		return "", false
-	}
-	body := raw[1 : len(raw)-1]
-	for _, c := range body {
-		if c == '\\' || c == '"' || c < 0x20 {
-			return "", false
-		}
-	}
-	if !utf8.Valid(body) {
-		return "", false // json.Unmarshal replaces bad bytes with U+FFFD
-	}
-	return string(body), true
-}
-
-// number reads a JSON number; anything else is an error.
-func number(raw json.RawMessage) (float64, error) {
-	if len(raw) > 0 && (raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9') {
-		// A valid JSON number is valid for ParseFloat, to the same value.
-		if f, err := strconv.ParseFloat(string(raw), 64); err == nil {
-			return f, nil
-		}
-	}
-	var f float64
-	err := json.Unmarshal(raw, &f)
-	return f, err
 }
 
 // FormatTime renders t the way .state.json stores times: RFC 3339 in UTC,
@@ -482,7 +445,7 @@ var fields = []field{
 	{
 		name: "contextUsage",
 		decode: func(s *State, raw json.RawMessage) error {
-			v, err := number(raw)
+			v, err := rawjson.Number(raw)
 			if err != nil {
 				return fmt.Errorf("want a number, got %s", kind(raw))
 			}
@@ -633,7 +596,7 @@ func kind(raw json.RawMessage) string {
 // decode parses a .state.json document. Errors are *fieldError so that the
 // caller can name the file.
 func decode(data []byte) (*State, error) {
-	raw, ok := splitObject(data)
+	raw, ok := rawjson.Object(data)
 	if !ok {
 		// Not one valid object: the decoder says what it is instead.
 		dec := json.NewDecoder(bytes.NewReader(data))

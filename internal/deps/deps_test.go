@@ -28,6 +28,7 @@ var layer = map[string]int{
 	"internal/logfile":    2,
 	"internal/fswatch":    0,
 	"internal/alarm":      0,
+	"internal/rawjson":    0,
 
 	"internal/handover": 1,
 

@@ -1,4 +1,4 @@
-package state
+package rawjson
 
 import (
 	"bytes"
@@ -7,11 +7,11 @@ import (
 	"testing"
 )
 
-// TestSplitObjectAgreesWithTheDecoder: for every object json.Decoder reads
-// into a map of raw values, splitObject finds the same keys and the same
+// TestObjectAgreesWithTheDecoder: for every object json.Decoder reads
+// into a map of raw values, Object finds the same keys and the same
 // values (compacted alike); for anything else it declines, and the caller
 // falls back to the decoder.
-func TestSplitObjectAgreesWithTheDecoder(t *testing.T) {
+func TestObjectAgreesWithTheDecoder(t *testing.T) {
 	for _, in := range []string{
 		`{}`, ` { } `, `{"a":1}`, `{"a" : "x" , "b":[1,{"c":"]}"}],"d":{"e":[]}}`,
 		`{"esc\"aped":"v\\\"","u":"\u00e9\ud83d\ude00","n":-1.5e3,"t":true,"f":false,"z":null}`,
@@ -20,7 +20,7 @@ func TestSplitObjectAgreesWithTheDecoder(t *testing.T) {
 		// Declined:
 		``, `null`, `[]`, `"x"`, `{"a":1} {"b":2}`, `{"a":1`, `{"a":}`, `{a:1}`, "{\"a\":\"\x01\"}",
 	} {
-		got, ok := splitObject([]byte(in))
+		got, ok := Object([]byte(in))
 		var want map[string]json.RawMessage
 		dec := json.NewDecoder(bytes.NewReader([]byte(in)))
 		err := dec.Decode(&want)
@@ -46,12 +46,12 @@ func TestSplitObjectAgreesWithTheDecoder(t *testing.T) {
 	}
 }
 
-// FuzzSplitObject: on any input splitObject never panics, and whenever it
+// FuzzObject: on any input Object never panics, and whenever it
 // accepts, the decoder reads the same keys.
-func FuzzSplitObject(f *testing.F) {
+func FuzzObject(f *testing.F) {
 	f.Add([]byte(`{"pid":1,"lifecycle":"active","x":{"y":[1,"]"]}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		got, ok := splitObject(data)
+		got, ok := Object(data)
 		if !ok {
 			return
 		}
@@ -61,6 +61,27 @@ func FuzzSplitObject(f *testing.F) {
 		}
 		if len(got) != len(want) {
 			t.Fatalf("%q: %d keys, want %d", data, len(got), len(want))
+		}
+	})
+}
+
+// FuzzUnquoteAgreesWithTheDecoder: whatever a string literal holds —
+// escapes, surrogates paired or alone, bytes that are not UTF-8 — Unquote
+// reads what json.Unmarshal reads, and reads every literal it accepts.
+func FuzzUnquoteAgreesWithTheDecoder(f *testing.F) {
+	for _, s := range []string{`"plain"`, `"a\"b\\c\/d\b\f\n\r\t"`, `"\u00e9\ud83d\ude00"`, `"\ud83d"`, `"\ud83dx"`,
+		`"\ude00\ud83d"`, "\"\xff\xfe\"", `"\u12"`, `"\x"`, `"a`, `"\"`, "\"\x01\""} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		if len(bytes.TrimSpace(raw)) != len(raw) {
+			return // a value as Members gives it: without the space around
+		}
+		var want string
+		werr := json.Unmarshal(raw, &want)
+		got, ok := Unquote(raw)
+		if ok && (werr != nil || got != want) || !ok && werr == nil && json.Valid(raw) {
+			t.Fatalf("%q: Unquote %q %v; json.Unmarshal %q %v", raw, got, ok, want, werr)
 		}
 	})
 }
