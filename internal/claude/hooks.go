@@ -42,6 +42,9 @@ type HookInput struct {
 // salvaged), so that the guards fail closed on it, as on input that is no
 // JSON at all; only input that is not JSON is an error.
 func ParseHookInput(data []byte) (HookInput, error) {
+	if in, ok := decodeHookInput(data); ok {
+		return in, nil
+	}
 	var in HookInput
 	err := json.Unmarshal(data, &in)
 	var te *json.UnmarshalTypeError
@@ -69,13 +72,16 @@ func (in HookInput) Tool() ToolCall {
 	if in.Unreadable != "" {
 		return ToolCall{}
 	}
+	if command, filePath, skill, args, ok := decodeToolCall(in.ToolInput); ok {
+		return ToolCall{Name: in.ToolName, Command: command, FilePath: filePath, Skill: skill, Args: args}
+	}
 	var ti struct {
 		Command  string `json:"command"`
 		FilePath string `json:"file_path"`
 		Skill    string `json:"skill"`
 		Args     string `json:"args"`
 	}
-	json.Unmarshal(in.ToolInput, &ti)
+	json.Unmarshal(in.ToolInput, &ti) // what it reads of an input partly of other types
 	return ToolCall{Name: in.ToolName, Command: ti.Command, FilePath: ti.FilePath, Skill: ti.Skill, Args: ti.Args}
 }
 

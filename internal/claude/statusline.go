@@ -40,6 +40,9 @@ type StatusLine struct {
 // ParseStatusLine reads a status-line payload. Malformed input yields an
 // empty StatusLine and the error; the caller still prints a line.
 func ParseStatusLine(data []byte) (StatusLine, error) {
+	if s, ok := decodeStatusLine(data); ok {
+		return s, nil
+	}
 	var s StatusLine
 	if err := json.Unmarshal(data, &s); err != nil {
 		return StatusLine{}, err
