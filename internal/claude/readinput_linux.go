@@ -39,8 +39,10 @@ var errLate = errors.New("deadline passed")
 // kept, the rest (up to maxDrain) read and thrown away; late, and nothing
 // returned, when deadline passes first.
 func pollRead(fd int, limit int64, deadline time.Time) (data []byte, over, late bool, err error) {
-	buf := make([]byte, 0, min(limit+1, 16<<10))
-	var drain []byte // once over: where the rest is read, and dropped
+	// A tick is 1–2 KiB, a hook's input a few; drain, once over the
+	// limit, is where the rest is read and dropped.
+	buf := make([]byte, 0, min(limit+1, 4<<10))
+	var drain []byte
 	var drained int64
 	for {
 		if err := waitReadable(fd, deadline); err != nil {
