@@ -106,13 +106,6 @@ type tree struct {
 	show func(string) string
 }
 
-func (t tree) display(p string) string {
-	if t.show == nil {
-		return p
-	}
-	return t.show(p)
-}
-
 // makeBase creates the base directory (mode 0700) if missing; a writer
 // calls it before its first write.
 func (t tree) makeBase() error { return os.MkdirAll(t.base, 0o700) }
@@ -120,7 +113,7 @@ func (t tree) makeBase() error { return os.MkdirAll(t.base, 0o700) }
 // open opens the base directory itself, which must be the user's and not
 // writable by everyone.
 func (t tree) open() (*dirRef, error) {
-	return safefs.Open(t.base, t.display(t.base))
+	return safefs.OpenShown(t.base, t.show)
 }
 
 // openDir opens the directory reached from the base through elems, one

@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -27,7 +29,12 @@ func Openat(dirfd int, name string, flags int, perm uint32) (int, error) {
 // checked for its owner and mode (owner.go).
 type Dir struct {
 	fd   int
-	path string // for messages
+	path string // as opened, joined to its children's names
+	// show turns a path below the one opened into how messages name it
+	// (nil: as it is); shown is this directory's, worked out once, when a
+	// message or a file's name first needs it.
+	show  func(string) string
+	shown func() string
 }
 
 // Open opens the directory at path as given — links in the path itself
@@ -35,19 +42,47 @@ type Dir struct {
 // state directory), and on macOS even /tmp is a link — and checks its
 // owner and mode. show, when not empty, is how messages name it.
 func Open(path, show string) (*Dir, error) {
-	if show == "" {
-		show = path
+	if show == "" || show == path {
+		return OpenShown(path, nil)
 	}
+	return OpenShown(path, func(p string) string {
+		if rest, ok := strings.CutPrefix(p, path); ok && (rest == "" || rest[0] == filepath.Separator) {
+			return show + rest
+		}
+		return p
+	})
+}
+
+// OpenShown is Open with the name messages give paths below path worked
+// out by show, and only when a message needs one: the state store names
+// its files relative to the working directory, and finding that
+// directory (os.Getwd) cost a status-line tick, which shows no message,
+// a twentieth of its time (issue 22).
+func OpenShown(path string, show func(string) string) (*Dir, error) {
+	d := newDir(-1, path, show)
 	fd, err := Openat(unix.AT_FDCWD, path, unix.O_RDONLY|unix.O_DIRECTORY, 0)
 	if err != nil {
-		return nil, &fs.PathError{Op: "open", Path: show, Err: err}
+		return nil, &fs.PathError{Op: "open", Path: d.Path(), Err: err}
 	}
-	if err := CheckDir(fd, show); err != nil {
+	if err := checkDir(fd, d.Path); err != nil {
 		unix.Close(fd)
 		return nil, err
 	}
-	return &Dir{fd: fd, path: show}, nil
+	d.fd = fd
+	return d, nil
 }
+
+// newDir is the Dir of fd, opened at path.
+func newDir(fd int, path string, show func(string) string) *Dir {
+	d := &Dir{fd: fd, path: path, show: show}
+	if show != nil {
+		d.shown = sync.OnceValue(func() string { return show(path) })
+	}
+	return d
+}
+
+// child is the Dir of fd, opened as name inside d.
+func (d *Dir) child(fd int, name string) *Dir { return newDir(fd, filepath.Join(d.path, name), d.show) }
 
 // Close closes d; a nil d is fine.
 func (d *Dir) Close() {
@@ -57,13 +92,18 @@ func (d *Dir) Close() {
 }
 
 // Path is d's path, as messages name it.
-func (d *Dir) Path() string { return d.path }
+func (d *Dir) Path() string {
+	if d.shown == nil {
+		return d.path
+	}
+	return d.shown()
+}
 
 // Fd is d's descriptor, for the system calls this package does not wrap.
 func (d *Dir) Fd() int { return d.fd }
 
 // Join is the path of name inside d, for messages.
-func (d *Dir) Join(name string) string { return filepath.Join(d.path, name) }
+func (d *Dir) Join(name string) string { return filepath.Join(d.Path(), name) }
 
 // Explain turns the error of opening name into one that says what is
 // there when it is not what was wanted (ELOOP for a link under
@@ -94,11 +134,11 @@ func (d *Dir) Child(name string, create bool) (*Dir, error) {
 	if err != nil {
 		return nil, d.Explain("open", name, err, "a directory")
 	}
-	if err := CheckDir(fd, d.Join(name)); err != nil {
+	if err := checkDir(fd, func() string { return d.Join(name) }); err != nil {
 		unix.Close(fd)
 		return nil, err
 	}
-	return &Dir{fd: fd, path: d.Join(name)}, nil
+	return d.child(fd, name), nil
 }
 
 // Mkdir makes the directory name inside d (mode 0700).
@@ -130,9 +170,9 @@ func (d *Dir) OpenFile(name string, flags int, perm uint32) (*os.File, int64, er
 		return nil, 0, WrongKind(d.Join(name), uint32(st.Mode), "a regular file")
 	}
 	write := flags&(unix.O_WRONLY|unix.O_RDWR) != 0
-	if err := checkStat(d.Join(name), &st, write); err != nil {
+	if err := checkStat("", &st, write); err != nil {
 		unix.Close(fd)
-		return nil, 0, err
+		return nil, 0, checkStat(d.Join(name), &st, write) // named for its message
 	}
 	if write && st.Nlink > 1 {
 		// A hard link, which O_NOFOLLOW does not see: what is written

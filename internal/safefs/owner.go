@@ -48,11 +48,19 @@ func stickyDir(st *unix.Stat_t) bool {
 // CheckDir applies the owner and mode rules to the directory open as fd
 // (at path, for messages).
 func CheckDir(fd int, path string) error {
+	return checkDir(fd, func() string { return path })
+}
+
+// checkDir is CheckDir with the path worked out only for a message.
+func checkDir(fd int, path func() string) error {
 	var st unix.Stat_t
 	if err := fstat(fd, &st); err != nil {
-		return &os.PathError{Op: "fstat", Path: path, Err: err}
+		return &os.PathError{Op: "fstat", Path: path(), Err: err}
 	}
-	return checkStat(path, &st, false)
+	if err := checkStat("", &st, false); err != nil {
+		return checkStat(path(), &st, false)
+	}
+	return nil
 }
 
 // CheckPath applies the owner and mode rules to the directory or file at

@@ -177,7 +177,7 @@ func (d *Dir) RemoveAll(name string) error {
 	if err != nil {
 		return d.Explain("open", name, err, "a directory")
 	}
-	sub := &Dir{fd: fd, path: d.Join(name)}
+	sub := d.child(fd, name)
 	names, err := sub.Names()
 	for _, n := range names {
 		if rerr := sub.RemoveAll(n); err == nil {
