@@ -446,12 +446,18 @@ func (s *Store) FindByPane(pane string) (*Session, error) {
 // provided it still names id as its owner and id is alive (verified by
 // start time when the file records one).
 func (s *Store) FindByOwner(id proc.Identity) (*Session, error) {
+	return s.findByOwner(id, false)
+}
+
+// findByOwner is FindByOwner; live says the caller found id alive a
+// moment ago, so that it is not looked up again.
+func (s *Store) findByOwner(id proc.Identity, live bool) (*Session, error) {
 	if id.PID <= 0 {
 		return nil, ErrNotFound
 	}
 	return s.lookup(kindPID, strconv.Itoa(id.PID),
 		func(st *State) bool { return st.PID == id.PID },
-		func(st *State) bool { return OwnedBy(st, id) && OwnerAlive(st) })
+		func(st *State) bool { return OwnedBy(st, id) && (live || OwnerAlive(st)) })
 }
 
 // Mine is the one answer to "which session does this agent work in now",
@@ -464,7 +470,20 @@ func (s *Store) FindByOwner(id proc.Identity) (*Session, error) {
 // owner comes first because a pane's label can change under a running
 // agent (R6), while the supervisor's identity cannot.
 func (s *Store) Mine(owner proc.Identity, pane string) (*Session, error) {
-	sess, err := s.FindByOwner(owner)
+	return s.mine(owner, pane, false)
+}
+
+// MineLive is Mine for an owner the caller has just found alive — a
+// callback's supervisor, verified from its environment a moment before:
+// the session that names it is taken without reading the owner's /proc
+// entry a second time (each is a read of the supervisor's stat, a tenth
+// of a status-line tick's own work, issue 22).
+func (s *Store) MineLive(owner proc.Identity, pane string) (*Session, error) {
+	return s.mine(owner, pane, true)
+}
+
+func (s *Store) mine(owner proc.Identity, pane string, live bool) (*Session, error) {
+	sess, err := s.findByOwner(owner, live)
 	if err == nil || !errors.Is(err, ErrNotFound) {
 		return sess, err
 	}

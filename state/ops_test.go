@@ -604,3 +604,30 @@ func TestDeadOwnerEntryNeverPoisonsALivePID(t *testing.T) {
 		t.Fatalf("after a rebuild, the live owner's session = %+v, %v", got, err)
 	}
 }
+
+// A callback verifies its supervisor once, from its environment, and asks
+// MineLive: the session that names that owner is taken on the caller's
+// word that it is alive, without reading its /proc entry again (issue 22).
+// The word covers that owner only: a session recorded under its PID with
+// another start time is still not its, and Mine still checks.
+func TestMineLiveTakesTheCallersWordForItsOwnerOnly(t *testing.T) {
+	s := newStore(t)
+	gone := startSleeper(t)
+	if _, err := s.Activate("sess", "a", Caller{Owner: gone}); err != nil {
+		t.Fatal(err)
+	}
+	p, _ := os.FindProcess(gone.PID)
+	p.Kill()
+	p.Wait()
+	if got, err := s.Mine(gone, ""); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("Mine of a dead owner: %+v %v", got, err)
+	}
+	if got, err := s.MineLive(gone, ""); err != nil || got.Name != "sess" {
+		t.Fatalf("MineLive: %+v %v; want the owner's session, on the caller's word", got, err)
+	}
+	other := gone
+	other.Start++
+	if got, err := s.MineLive(other, ""); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("MineLive of another process under the same PID: %+v %v", got, err)
+	}
+}

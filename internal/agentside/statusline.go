@@ -59,7 +59,7 @@ func bindTick(payload []byte, tick claude.StatusLine) claude.LineInfo {
 		// to the binder, which writes it and takes the lease.
 		if store, err := sessions.OpenStore("statusline"); err == nil {
 			store.Report = nil
-			if sess, err := sessions.Mine(store); err == nil {
+			if sess, err := sessions.MineAs(store, sup, supErr); err == nil {
 				if info, ok := claude.Peek(sess, sup, tick, time.Now(), 0); ok {
 					return info
 				}
@@ -77,7 +77,7 @@ func bindTick(payload []byte, tick claude.StatusLine) claude.LineInfo {
 		return noSession
 	}
 	store.Report = nil
-	sess, err := sessions.Mine(store)
+	sess, err := sessions.MineAs(store, sup, supErr)
 	if err != nil {
 		return noSession
 	}

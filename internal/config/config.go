@@ -153,9 +153,15 @@ func Supervisor() (proc.Identity, error) {
 // named by the environment, or — as the replaced scripts fell back to
 // $PPID — the calling process's parent.
 func Owner() (proc.Identity, error) {
-	id, err := Supervisor()
+	return OwnerOf(Supervisor())
+}
+
+// OwnerOf is Owner for a caller that has asked Supervisor already, with its
+// answer: the supervisor is not read and verified again. Either way, an
+// owner returned without an error was found alive just now.
+func OwnerOf(sup proc.Identity, err error) (proc.Identity, error) {
 	if err == nil || !errors.Is(err, ErrNoSupervisor) {
-		return id, err
+		return sup, err
 	}
 	return proc.Of(os.Getppid())
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/superclaude/superclaude/internal/control"
 	"github.com/superclaude/superclaude/internal/envvar"
 	"github.com/superclaude/superclaude/internal/termtext"
+	"github.com/superclaude/superclaude/proc"
 	"github.com/superclaude/superclaude/state"
 )
 
@@ -210,8 +211,20 @@ func HasControlSocket(pid int) bool {
 // Mine is the session of the agent this process runs under: the one answer
 // of state.Store.Mine, for the supervisor and pane the environment names.
 func Mine(s *state.Store) (*state.Session, error) {
-	owner, _ := config.Owner()
+	sup, err := config.Supervisor()
+	return MineAs(s, sup, err)
+}
+
+// MineAs is Mine for a caller that has asked config.Supervisor already,
+// with its answer (a status-line tick needs its supervisor for more than
+// this): the supervisor is read and verified once.
+func MineAs(s *state.Store, sup proc.Identity, supErr error) (*state.Session, error) {
+	owner, err := config.OwnerOf(sup, supErr)
 	pane, _ := config.PaneID(context.Background())
+	if err == nil {
+		// Found alive just now (config.OwnerOf).
+		return s.MineLive(owner, pane)
+	}
 	return s.Mine(owner, pane)
 }
 
