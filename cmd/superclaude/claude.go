@@ -24,9 +24,10 @@ func newStatusLineCmd() *cobra.Command {
 }
 
 // runStatusLine prints one line, whatever happened: claude's UI gets a
-// line and exit 0.
+// line and exit 0. The plain form is answered before main, by
+// internal/callback, with the same function.
 func runStatusLine(stdin io.Reader, stdout io.Writer) error {
-	fmt.Fprintln(stdout, agentside.StatusLine(agentside.ReadClaudePayload(stdin)))
+	agentside.RunStatusLine(stdin, stdout)
 	return nil
 }
 
@@ -43,7 +44,9 @@ func newHookCmd() *cobra.Command {
 	}
 }
 
-// runHook answers one hook; its exit code is what the answer says.
+// runHook answers one hook; its exit code is what the answer says. The
+// plain form is answered before main, by internal/callback, with the same
+// function.
 func runHook(event string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if code := agentside.Hook(event, stdin, stdout, stderr); code != 0 {
 		return exitCode(code)

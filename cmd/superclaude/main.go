@@ -17,6 +17,10 @@ import (
 	"github.com/superclaude/superclaude/internal/cli"
 	"github.com/superclaude/superclaude/internal/launch"
 
+	// Answers claude's status line and hooks before the packages they do
+	// not use initialise, the way handover takes --version (see its doc).
+	_ "github.com/superclaude/superclaude/internal/callback"
+
 	// Hands `superclaude --version` to the agent, and a copy of
 	// superclaude started as the agent to the real one, before the other
 	// packages initialise: Go's init order does it (see its doc).

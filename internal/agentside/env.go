@@ -34,6 +34,14 @@ func ReadClaudePayload(r io.Reader) []byte {
 	return b
 }
 
+// RunStatusLine is `superclaude +statusline`: it reads claude's tick from
+// stdin and prints one line, whatever happened — claude's UI gets a line —
+// and its exit code is 0.
+func RunStatusLine(stdin io.Reader, stdout io.Writer) int {
+	io.WriteString(stdout, StatusLine(ReadClaudePayload(stdin))+"\n")
+	return 0
+}
+
 // policy reads the guards' settings from the environment.
 func policy() claude.Policy {
 	p := claude.Policy{SessionRequired: os.Getenv(envvar.SessionRequired) == "1"}

@@ -61,6 +61,9 @@ var layer = map[string]int{
 	"internal/fleet": 4,
 	// Starting a supervised or one-shot run.
 	"internal/launch": 5,
+	// Claude's callbacks answered from an init, before the heavy packages
+	// initialise: above agentside, which answers them.
+	"internal/callback": 5,
 	// The hosts the user's fleets run on: views that cover them, the
 	// commands that run there, and this machine's answers to another.
 	"internal/hosts": 5,

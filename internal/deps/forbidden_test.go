@@ -41,6 +41,7 @@ var libraryBadDeps = map[string]string{
 	module + "/internal/remote/...":       "other hosts are the program's",
 	module + "/internal/doctor/...":       "checking an install is the program's",
 	module + "/internal/handover/...":     "the one-shot hand-over runs from an init: linked into a program, it would run that program's arguments as an agent's",
+	module + "/internal/callback/...":     "the callbacks are answered from an init: linked into a program, it would answer that program's +statusline and +hook arguments",
 	"github.com/rogpeppe/go-internal/...": "testscript is for tests",
 }
 

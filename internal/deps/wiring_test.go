@@ -13,6 +13,7 @@ import (
 // would be cmd starting to hold a flow again.
 var wiring = map[string]string{
 	"internal/handover":  "imported first: hands `--version` and a nested start to the agent before the heavy packages initialise",
+	"internal/callback":  "imported for its init: answers +statusline and +hook before the heavy packages initialise",
 	"internal/cli":       "the command line's namespace (+) and its words: tables, JSON, errors, help codes",
 	"internal/launch":    "a supervised or one-shot run of the agent: plain `superclaude ARGS`, +run, +resume",
 	"internal/agentside": "what Claude Code calls back into: +statusline, +hook, +log, +pane-id",
