@@ -41,7 +41,7 @@ func newRig(b *testing.B) *rig {
 		"XDG_RUNTIME_DIR="+rt, "TERM=tmux-256color",
 		// A benchmark restarts on purpose, many times.
 		"SUPERCLAUDE_MAX_RESTARTS=0")
-	return &rig{dir: dir, env: env, bin: testbin.Superclaude(b)}
+	return &rig{dir: dir, env: env, bin: superclaude(b)}
 }
 
 // slicesDelete drops the entries of env that start with any of prefixes.
