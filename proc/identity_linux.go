@@ -89,12 +89,7 @@ func parseStat(b []byte) (Info, error) {
 
 // List returns a snapshot of every process the caller can see.
 func List() ([]Info, error) {
-	d, err := os.Open("/proc")
-	if err != nil {
-		return nil, err
-	}
-	defer d.Close()
-	names, err := d.Readdirnames(-1)
+	names, err := procEntries()
 	if err != nil {
 		return nil, err
 	}
@@ -126,4 +121,36 @@ func StartedAt(id Identity) time.Time {
 	}
 	sinceStart := time.Duration(ts.Nano()) - time.Duration(id.Start)*10*time.Millisecond
 	return time.Now().Add(-sinceStart)
+}
+
+// livePIDs lists the PIDs in /proc when n PIDs are to be looked up and
+// that is many; listed is false when it did not list them. A process not
+// listed had exited when the listing was made, and a PID that comes back
+// later is another process, which its start time tells apart: the
+// listing is as good as a lookup of each.
+func livePIDs(n int) (present map[int]bool, listed bool) {
+	if n < manyPIDs {
+		return nil, false
+	}
+	names, err := procEntries()
+	if err != nil {
+		return nil, false
+	}
+	present = make(map[int]bool, len(names))
+	for _, name := range names {
+		if pid, err := strconv.Atoi(name); err == nil && pid > 0 {
+			present[pid] = true
+		}
+	}
+	return present, true
+}
+
+// procEntries lists /proc's entries.
+func procEntries() ([]string, error) {
+	d, err := os.Open("/proc")
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	return d.Readdirnames(-1)
 }

@@ -384,6 +384,16 @@ func OwnerAlive(st *State) bool {
 	return proc.Alive(Owner(st))
 }
 
+// OwnersAlive is OwnerAlive for each of sts, with each owner looked up
+// once (proc.AliveAll): a listing of every session asks it of thousands.
+func OwnersAlive(sts []*State) []bool {
+	ids := make([]proc.Identity, len(sts))
+	for i, st := range sts {
+		ids[i] = Owner(st) // Start 0, a seed-era file: any process holding the PID
+	}
+	return proc.AliveAll(ids)
+}
+
 // OwnedBy reports whether st names id as its owner: the same PID and, when
 // both record one, the same start time. A seed-era file (no start time)
 // matches by PID.

@@ -33,7 +33,7 @@ type Snapshot struct {
 // keep is nil), at the time now. A store whose root was never made, or
 // went away, holds no sessions and is no problem.
 func Read(stores []*state.Store, keep func(state.Session) bool, now time.Time) Snapshot {
-	snap := Snapshot{At: now, Views: []cli.SessionView{}}
+	snap := Snapshot{At: now}
 	for _, s := range stores {
 		list, err := s.List()
 		if errors.Is(err, fs.ErrNotExist) {
@@ -46,9 +46,18 @@ func Read(stores []*state.Store, keep func(state.Session) bool, now time.Time) S
 		for _, sess := range list {
 			if keep == nil || keep(sess) {
 				snap.Sessions = append(snap.Sessions, sess)
-				snap.Views = append(snap.Views, cli.View(sess, state.OwnerAlive(sess.State), now))
 			}
 		}
+	}
+	// Each owner is looked up once, all of them together (state.OwnersAlive).
+	sts := make([]*state.State, len(snap.Sessions))
+	for i := range snap.Sessions {
+		sts[i] = snap.Sessions[i].State
+	}
+	alive := state.OwnersAlive(sts)
+	snap.Views = make([]cli.SessionView, len(snap.Sessions))
+	for i, sess := range snap.Sessions {
+		snap.Views[i] = cli.View(sess, alive[i], now)
 	}
 	cli.MarkUnsupervised(snap.Views, HasControlSocket)
 	return snap
