@@ -77,7 +77,7 @@ func decodeRateLimits(v []byte, r *RateLimits) bool {
 		return true
 	}
 	m := RateLimits{}
-	ok := rawjson.Members(v, func(name string, v []byte) bool {
+	ok := rawjson.Members(v, func(name, v []byte) bool {
 		var w struct {
 			UsedPercentage float64 `json:"used_percentage"`
 			ResetsAt       int64   `json:"resets_at"`
@@ -88,7 +88,7 @@ func decodeRateLimits(v []byte, r *RateLimits) bool {
 			}
 			return rawjson.Int(v, &w.ResetsAt)
 		})
-		m[name] = w
+		m[string(name)] = w
 		return ok && !rawjson.IsNull(v)
 	})
 	if ok {

@@ -1,9 +1,9 @@
 package rawjson
 
 import (
+	"bytes"
 	"math"
 	"strconv"
-	"strings"
 )
 
 // Fields reads a JSON object into a struct the way json.Unmarshal does,
@@ -25,16 +25,16 @@ func Fields(raw []byte, keys []string, set func(i int, value []byte) bool) bool 
 	if len(keys) > 64 {
 		return false
 	}
-	return Members(raw, func(key string, value []byte) bool {
+	return Members(raw, func(key, value []byte) bool {
 		for i, k := range keys {
 			switch {
-			case key == k:
+			case string(key) == k:
 				if seen&(1<<i) != 0 {
 					return false
 				}
 				seen |= 1 << i
 				return set(i, value)
-			case strings.EqualFold(key, k):
+			case bytes.EqualFold(key, []byte(k)):
 				return false
 			}
 		}

@@ -24,8 +24,8 @@ import (
 // repeated key the last value counts, as with json.Decoder.
 func Object(data []byte) (fields map[string]json.RawMessage, ok bool) {
 	fields = make(map[string]json.RawMessage, 8)
-	ok = Members(data, func(key string, value []byte) bool {
-		fields[key] = value
+	ok = Members(data, func(key, value []byte) bool {
+		fields[string(key)] = value
 		return true
 	})
 	if !ok {
@@ -35,42 +35,42 @@ func Object(data []byte) (fields map[string]json.RawMessage, ok bool) {
 }
 
 // Members calls visit with each member of the JSON object data, in order:
-// its key, unescaped, and its raw value, which shares data's array. It
-// returns false when data is not one valid JSON object, or visit returned
-// false; visit may have been called for some members by then.
-func Members(data []byte, visit func(key string, value []byte) bool) bool {
-	if !json.Valid(data) {
-		return false
-	}
+// its key, unescaped — valid only during the call — and its raw value,
+// which shares data's array. It returns false when data is not one valid
+// JSON object, or visit returned false; visit may have been called for
+// some members by then. data is checked as it is read, in one pass, as
+// strictly as json.Valid checks it (FuzzObject).
+func Members(data []byte, visit func(key, value []byte) bool) bool {
 	i := skipSpace(data, 0)
 	if i >= len(data) || data[i] != '{' {
 		return false
 	}
 	i = skipSpace(data, i+1)
 	if i < len(data) && data[i] == '}' {
-		return true
+		return skipSpace(data, i+1) == len(data)
 	}
-	// From here on data is a valid object, so every step below finds what
-	// it looks for; the bounds checks only keep a mistake here from
-	// becoming a crash.
-	for i < len(data) {
-		if data[i] != '"' {
+	for {
+		if i >= len(data) || data[i] != '"' {
 			return false
 		}
 		end := stringEnd(data, i)
 		if end < 0 {
 			return false
 		}
-		key, plain := PlainString(data[i:end])
-		if !plain && json.Unmarshal(data[i:end], &key) != nil {
-			return false
+		key := data[i+1 : end-1]
+		if !plain(key) {
+			k, ok := Unquote(data[i:end])
+			if !ok {
+				return false
+			}
+			key = []byte(k)
 		}
 		i = skipSpace(data, end)
 		if i >= len(data) || data[i] != ':' {
 			return false
 		}
 		i = skipSpace(data, i+1)
-		vend := valueEnd(data, i)
+		vend := valueEnd(data, i, 1)
 		if vend < 0 || !visit(key, data[i:vend:vend]) {
 			return false
 		}
@@ -82,12 +82,11 @@ func Members(data []byte, visit func(key string, value []byte) bool) bool {
 		case ',':
 			i = skipSpace(data, i+1)
 		case '}':
-			return true
+			return skipSpace(data, i+1) == len(data)
 		default:
 			return false
 		}
 	}
-	return false
 }
 
 // PlainString returns the string raw holds when it is a string literal
@@ -95,19 +94,22 @@ func Members(data []byte, visit func(key string, value []byte) bool) bool {
 // ok is false for anything else, which json.Unmarshal then reads or
 // refuses.
 func PlainString(raw []byte) (string, bool) {
-	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' || !plain(raw[1:len(raw)-1]) {
 		return "", false
 	}
-	body := raw[1 : len(raw)-1]
+	return string(raw[1 : len(raw)-1]), true
+}
+
+// plain reports whether body, a string literal's bytes between its
+// quotes, is the string itself: no escape, no control character, and
+// UTF-8 (json.Unmarshal reads a byte that is not as U+FFFD).
+func plain(body []byte) bool {
 	for _, c := range body {
 		if c == '\\' || c == '"' || c < 0x20 {
-			return "", false
+			return false
 		}
 	}
-	if !utf8.Valid(body) {
-		return "", false // json.Unmarshal replaces bad bytes with U+FFFD
-	}
-	return string(body), true
+	return utf8.Valid(body)
 }
 
 // Number reads a JSON number; anything else is an error.
@@ -131,56 +133,4 @@ func skipSpace(data []byte, i int) int {
 		i++
 	}
 	return i
-}
-
-// stringEnd returns the index after the string literal starting at i, or
-// -1.
-func stringEnd(data []byte, i int) int {
-	for j := i + 1; j < len(data); j++ {
-		switch data[j] {
-		case '\\':
-			j++
-		case '"':
-			return j + 1
-		}
-	}
-	return -1
-}
-
-// valueEnd returns the index after the JSON value starting at i, or -1.
-func valueEnd(data []byte, i int) int {
-	if i >= len(data) {
-		return -1
-	}
-	switch data[i] {
-	case '"':
-		return stringEnd(data, i)
-	case '{', '[':
-		depth := 0
-		for j := i; j < len(data); j++ {
-			switch data[j] {
-			case '"':
-				end := stringEnd(data, j)
-				if end < 0 {
-					return -1
-				}
-				j = end - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return j + 1
-				}
-			}
-		}
-		return -1
-	default: // a number, true, false or null
-		j := i
-		for j < len(data) && data[j] != ',' && data[j] != '}' && data[j] != ']' &&
-			data[j] != ' ' && data[j] != '\t' && data[j] != '\n' && data[j] != '\r' {
-			j++
-		}
-		return j
-	}
 }

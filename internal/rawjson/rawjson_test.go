@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -82,6 +83,29 @@ func FuzzUnquoteAgreesWithTheDecoder(f *testing.F) {
 		got, ok := Unquote(raw)
 		if ok && (werr != nil || got != want) || !ok && werr == nil && json.Valid(raw) {
 			t.Fatalf("%q: Unquote %q %v; json.Unmarshal %q %v", raw, got, ok, want, werr)
+		}
+	})
+}
+
+// FuzzMembersValidatesAsJSONValid: Members, which checks its object as it
+// reads it instead of calling json.Valid first, accepts exactly the
+// objects json.Valid accepts, and visits the members the decoder finds.
+func FuzzMembersValidatesAsJSONValid(f *testing.F) {
+	for _, s := range []string{`{}`, `{"a":[1,2.5e-3,-0,true,false,null,"\u00e9\n"],"b":{"c":{}}}`, `{"a":01}`, `{"a":1.}`,
+		`{"a":"\x"}`, `{"a":"\u12g4"}`, "{\"a\":\"\x01\"}", `{"a":1,}`, `{"a" 1}`, `{"a":[1,]}`, ` {"a":1} `, `{"a":1}x`,
+		`{"a":-}`, `{"a":1e}`, `{"a":tru}`, "{\"\xff\":1}", `{"a\u0041":2}`, `[{}]`, strings.Repeat(`{"a":`, 10001) + "1" + strings.Repeat("}", 10001)} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		n := 0
+		ok := Members(data, func(key, value []byte) bool { n++; return true })
+		var m map[string]json.RawMessage
+		want := json.Valid(data) && json.Unmarshal(data, &m) == nil && m != nil
+		if ok != want {
+			t.Fatalf("%q: Members %v, json.Valid and an object: %v", data, ok, want)
+		}
+		if ok && len(m) > n {
+			t.Fatalf("%q: visited %d members, the decoder has %d keys", data, n, len(m))
 		}
 	})
 }
