@@ -281,8 +281,16 @@ func (x *Index) tree() tree { return tree{base: filepath.Dir(x.Dir)} }
 func rootInfo(root string) (fs.FileInfo, error) { return os.Stat(root) }
 
 // readRoot lists the root's entries, with their types as the directory
-// says (a link is not a directory).
-func (s *Store) readRoot() ([]fs.DirEntry, error) { return os.ReadDir(s.Root) }
+// says (a link is not a directory), in the directory's order: os.ReadDir
+// would sort them, and the callers sort what they keep.
+func (s *Store) readRoot() ([]fs.DirEntry, error) {
+	d, err := os.Open(s.Root)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	return d.ReadDir(-1)
+}
 
 // AppendFile appends data to the file at path (creating it, mode 0600) as
 // whole lines, like the event log: a session's log, which +log appends

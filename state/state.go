@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"time"
 
 	"github.com/superclaude/superclaude/internal/rawjson"
@@ -262,7 +263,8 @@ func (s *State) Clone() *State {
 // field describes one known key: how to read it into a State, how to write
 // it out, and whether it is present.
 type field struct {
-	name string
+	name  string
+	index int // in fields
 	// decode reads raw into s; its error names what was wanted.
 	decode func(s *State, raw json.RawMessage) error
 	// encode returns the value to write, or ok=false to leave the key out.
@@ -398,6 +400,10 @@ var fields = []field{
 	{
 		name: "pidStart",
 		decode: func(s *State, raw json.RawMessage) error {
+			if n, err := strconv.ParseUint(string(raw), 10, 64); err == nil {
+				s.PIDStart = n // the common case, without json.Unmarshal's setup
+				return nil
+			}
 			if err := json.Unmarshal(raw, &s.PIDStart); err != nil {
 				return fmt.Errorf("want a whole number ≥ 0, got %s", raw)
 			}
@@ -411,8 +417,8 @@ var fields = []field{
 	{
 		name: "lifecycle",
 		decode: func(s *State, raw json.RawMessage) error {
-			var v string
-			if err := json.Unmarshal(raw, &v); err != nil {
+			v, ok := rawjson.Unquote(raw)
+			if !ok && json.Unmarshal(raw, &v) != nil {
 				return fmt.Errorf("want a string, got %s", kind(raw))
 			}
 			if !validLifecycle(Lifecycle(v)) {
@@ -427,8 +433,13 @@ var fields = []field{
 		name: "loading",
 		decode: func(s *State, raw json.RawMessage) error {
 			var v bool
-			if err := json.Unmarshal(raw, &v); err != nil {
-				return fmt.Errorf("want true or false, got %s", kind(raw))
+			switch string(raw) {
+			case "true", "false":
+				v = string(raw) == "true"
+			default:
+				if err := json.Unmarshal(raw, &v); err != nil {
+					return fmt.Errorf("want true or false, got %s", kind(raw))
+				}
 			}
 			s.Loading = &v
 			return nil
@@ -539,15 +550,19 @@ var fields = []field{
 }
 
 var fieldByName = func() map[string]*field {
+	if len(fields) > 64 {
+		panic("state: decodeMembers marks the fields read in a uint64")
+	}
 	m := make(map[string]*field, len(fields))
 	for i := range fields {
+		fields[i].index = i
 		m[fields[i].name] = &fields[i]
 	}
 	return m
 }()
 
 // requiredFields must be present in every file.
-var requiredFields = []string{"pid", "lifecycle", "startedAt"}
+var requiredFields = [...]string{"pid", "lifecycle", "startedAt"}
 
 func validLifecycle(l Lifecycle) bool {
 	for _, v := range Lifecycles {
@@ -596,6 +611,14 @@ func kind(raw json.RawMessage) string {
 // decode parses a .state.json document. Errors are *fieldError so that the
 // caller can name the file.
 func decode(data []byte) (*State, error) {
+	if s, err, ok := decodeMembers(data); ok {
+		return s, err
+	}
+	return decodeGeneral(data)
+}
+
+// decodeGeneral is decode for any document.
+func decodeGeneral(data []byte) (*State, error) {
 	raw, ok := rawjson.Object(data)
 	if !ok {
 		// Not one valid object: the decoder says what it is instead.
@@ -627,6 +650,55 @@ func decode(data []byte) (*State, error) {
 		}
 	}
 	return s, nil
+}
+
+// decodeMembers is decode for the common file, one valid object whose
+// known keys each appear once, read member by member as it is (a +status
+// of 10,000 sessions decodes 10,000): no map of its members is built and
+// walked. ok is false for any other file, which decode reads the general
+// way. A file missing a required field is refused for that first, as
+// decode refuses it, whatever else is wrong with it.
+func decodeMembers(data []byte) (s *State, err error, ok bool) {
+	s = &State{exists: true}
+	var seen [len(requiredFields)]bool
+	var known uint64 // the fields read, by index; fields has fewer than 64
+	dup := false
+	valid := rawjson.Members(data, func(key, v []byte) bool {
+		for i, name := range requiredFields {
+			if string(key) == name {
+				seen[i] = true
+			}
+		}
+		f, isKnown := fieldByName[string(key)]
+		if !isKnown {
+			s.SetExtra(string(key), bytes.Clone(v)) // not data's array, kept whole for one key
+			return true
+		}
+		bit := uint64(1) << f.index
+		if known&bit != 0 {
+			dup = true // the last one counts, as in decode: read it the general way
+			return false
+		}
+		known |= bit
+		if err == nil {
+			if ferr := f.decode(s, v); ferr != nil {
+				err = &fieldError{field: string(key), problem: ferr.Error()}
+			}
+		}
+		return true
+	})
+	if dup || !valid {
+		return nil, nil, false
+	}
+	for i, name := range requiredFields {
+		if !seen[i] {
+			return nil, &fieldError{field: name, problem: "required field is missing"}, true
+		}
+	}
+	if err != nil {
+		return nil, err, true
+	}
+	return s, nil, true
 }
 
 func describeSyntax(data []byte, err error) string {
