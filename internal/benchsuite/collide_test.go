@@ -68,7 +68,8 @@ func lastPID() int {
 // from a shell, and a supervisor's start and exit (agent true), in each.
 // Goal: a tick with colliding PIDs within 1.2× of one without. It also
 // times `+status --json` over the 10,000 sessions with owners, against
-// the same number without owners. Goal: ≤ 100 ms.
+// the same number without owners and against readfloor, which only reads
+// their files. Goal: ≤ 100 ms.
 func BenchmarkCollidingPIDs(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		const n = 10000
@@ -121,7 +122,9 @@ func BenchmarkCollidingPIDs(b *testing.B) {
 			sc = append(sc, run(collide))
 			sa = append(sa, run(apart))
 		}
+		var stF []time.Duration
 		for j := 0; j < 10; j++ {
+			stF = append(stF, direct(collide, nil, floor(b, "readfloor"), filepath.Join(collide.dir, "sessions")))
 			stO = append(stO, direct(collide, nil, collide.bin, "+status", "--json"))
 			stN = append(stN, direct(ownerless, nil, ownerless.bin, "+status", "--json"))
 		}
@@ -131,5 +134,6 @@ func BenchmarkCollidingPIDs(b *testing.B) {
 		report(b, "supervisor start to exit p50, colliding PIDs", "PIDs apart", pct(sa, .5), pct(sc, .5), "ms", "", false)
 		report(b, "supervisor start to exit max, colliding PIDs", "PIDs apart", pct(sa, 1), pct(sc, 1), "ms", "", false)
 		report(b, "`+status --json` p50, 10,000 sessions with owners", "without owners", pct(stN, .5), pct(stO, .5), "ms", "≤ 100 ms", pct(stO, .5) <= 100)
+		report(b, "`+status --json` p50, 10,000 sessions with owners, against reading their files", "readfloor", pct(stF, .5), pct(stO, .5), "ms", "", false)
 	}
 }

@@ -7,7 +7,9 @@
 //
 // The floors are the suite's own, in testdata/, built when it runs:
 // gofloor, a static Go program that reads its standard input and prints a
-// line (the least any callback written in Go can cost), gosup, a 40-line
+// line (the least any callback written in Go can cost), readfloor, which
+// reads every session's state file and nothing else (the least a +status
+// can cost), gosup, a 40-line
 // Go supervisor that restarts its child on SIGUSR1 (the least a restart
 // can cost), and agent, an agent that records its start and exit and
 // otherwise idles. The machine is shared and has two cores: runs are
@@ -123,7 +125,7 @@ func floor(b *testing.B, name string) string {
 			return
 		}
 		reexec.AfterTests(func() { os.RemoveAll(floorsDir) })
-		for _, n := range []string{"gofloor", "gosup", "agent"} {
+		for _, n := range []string{"gofloor", "gosup", "agent", "readfloor"} {
 			built := filepath.Join(floorsDir, n+".built")
 			cmd := exec.Command("go", "build", "-o", built, "./testdata/"+n)
 			cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
