@@ -474,8 +474,9 @@ func (s *Store) List() ([]Session, error) {
 	}
 	defer root.Close()
 	// Loading is system calls and JSON; on more than one processor the
-	// sessions are loaded side by side (10,000 of them make a +status).
-	states := make([]*State, len(names))
+	// sessions are loaded side by side (10,000 of them make a +status),
+	// each made whole there: what is left to one processor is little.
+	out := make([]Session, len(names))
 	errs := make([]error, len(names))
 	workers := min(runtime.GOMAXPROCS(0), 8, max(1, len(names)/64))
 	var next atomic.Int64
@@ -485,22 +486,23 @@ func (s *Store) List() ([]Session, error) {
 		go func() {
 			defer wg.Done()
 			for i := int(next.Add(1) - 1); i < len(names); i = int(next.Add(1) - 1) {
-				states[i], errs[i] = s.loadIn(root, names[i])
+				st, err := s.loadIn(root, names[i])
+				out[i], errs[i] = Session{Name: names[i], Dir: filepath.Join(s.Root, names[i]), State: st, Store: s}, err
 			}
 		}()
 	}
 	wg.Wait()
-	out := make([]Session, 0, len(names))
-	for i, n := range names {
+	kept := out[:0]
+	for i := range out {
 		if errs[i] != nil {
 			if !errors.Is(errs[i], ErrNoSession) {
 				s.report(errs[i])
 			}
 			continue
 		}
-		out = append(out, Session{Name: n, Dir: filepath.Join(s.Root, n), State: states[i], Store: s})
+		kept = append(kept, out[i])
 	}
-	return out, nil
+	return kept, nil
 }
 
 func (s *Store) report(err error) {
