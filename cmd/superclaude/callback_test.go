@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -21,8 +19,8 @@ func TestCallbacksComeBeforeTheHeavyInitialisers(t *testing.T) {
 	env = append(env, "GODEBUG=inittrace=1")
 	heavy := []string{"github.com/spf13/cobra", "github.com/superclaude/superclaude/supervise",
 		"github.com/superclaude/superclaude/internal/dashboard", "github.com/charmbracelet/ultraviolet"}
-	tick := readSample(t, "statusline-after-turn-175k.json")
-	hook := readSample(t, "hook-PreToolUse.json")
+	tick := sampleText(t, "statusline-after-turn-175k.json")
+	hook := sampleText(t, "hook-PreToolUse.json")
 	for _, c := range []struct {
 		stdin string
 		args  []string
@@ -45,13 +43,13 @@ func TestCallbacksComeBeforeTheHeavyInitialisers(t *testing.T) {
 // with the same functions; help is still cobra's.
 func TestCallbacksAnswerAsMainDoes(t *testing.T) {
 	dir, env := overflowedSession(t)
-	tick := readSample(t, "statusline-after-turn-175k.json")
+	tick := sampleText(t, "statusline-after-turn-175k.json")
 	early, _, code1 := runFor(t, 10*time.Second, dir, env, tick, "+statusline")
 	late, _, code2 := runFor(t, 10*time.Second, dir, env, tick, "+statusline", "ignored")
 	if early != late || code1 != 0 || code2 != 0 || !strings.Contains(early, "ctx 18%") {
 		t.Errorf("status line: early %q (%d), main %q (%d)", early, code1, late, code2)
 	}
-	hook := readSample(t, "hook-PreToolUse.json")
+	hook := sampleText(t, "hook-PreToolUse.json")
 	early, _, code1 = runFor(t, 10*time.Second, dir, env, hook, "+hook", "pre-tool-use")
 	late, _, code2 = runFor(t, 10*time.Second, dir, env, hook, "+hook", "--", "pre-tool-use")
 	if early != late || code1 != code2 || !strings.Contains(early, `"permissionDecision":"deny"`) {
@@ -60,13 +58,4 @@ func TestCallbacksAnswerAsMainDoes(t *testing.T) {
 	if help, _, code := runFor(t, 10*time.Second, dir, env, "", "+hook", "--help"); code != 0 || !strings.Contains(help, "Usage:") {
 		t.Errorf("+hook --help: %d %q", code, help)
 	}
-}
-
-func readSample(t *testing.T, name string) string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "internal", "claude", "testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
 }

@@ -8,11 +8,11 @@ import (
 	"testing"
 )
 
-// statusLineSamples are claude's status-line payloads in testdata.
-func statusLineSamples(t testing.TB) [][]byte {
-	files, _ := filepath.Glob(filepath.Join("testdata", "statusline-*.json"))
+// samples are claude's payloads in testdata whose names match pattern.
+func samples(t testing.TB, pattern string) [][]byte {
+	files, _ := filepath.Glob(filepath.Join("testdata", pattern))
 	if len(files) == 0 {
-		t.Fatal("no status-line samples in testdata")
+		t.Fatalf("no %s in testdata", pattern)
 	}
 	var out [][]byte
 	for _, f := range files {
@@ -24,6 +24,9 @@ func statusLineSamples(t testing.TB) [][]byte {
 	}
 	return out
 }
+
+// statusLineSamples are claude's status-line payloads in testdata.
+func statusLineSamples(t testing.TB) [][]byte { return samples(t, "statusline-*.json") }
 
 // Every payload claude sends (the samples) is read without encoding/json
 // (issue 22: its first use cost a tick 130 µs), to what json.Unmarshal
@@ -76,21 +79,7 @@ func FuzzStatusLineDecodersAgree(f *testing.F) {
 }
 
 // hookSamples are claude's hook inputs in testdata.
-func hookSamples(t testing.TB) [][]byte {
-	files, _ := filepath.Glob(filepath.Join("testdata", "hook-*.json"))
-	if len(files) == 0 {
-		t.Fatal("no hook samples in testdata")
-	}
-	var out [][]byte
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, b)
-	}
-	return out
-}
+func hookSamples(t testing.TB) [][]byte { return samples(t, "hook-*.json") }
 
 // toolCallOf is what HookInput.Tool read of a tool input with
 // json.Unmarshal alone.

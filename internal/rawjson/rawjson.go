@@ -74,17 +74,9 @@ func Members(data []byte, visit func(key, value []byte) bool) bool {
 		if vend < 0 || !visit(key, data[i:vend:vend]) {
 			return false
 		}
-		i = skipSpace(data, vend)
-		if i >= len(data) {
-			return false
-		}
-		switch data[i] {
-		case ',':
-			i = skipSpace(data, i+1)
-		case '}':
-			return skipSpace(data, i+1) == len(data)
-		default:
-			return false
+		var done bool
+		if i, done = next(data, vend, '}'); i < 0 || done {
+			return i >= 0 && skipSpace(data, i) == len(data)
 		}
 	}
 }

@@ -132,16 +132,9 @@ func objectEnd(data []byte, i, depth int) int {
 		if i = valueEnd(data, skipSpace(data, i+1), depth); i < 0 {
 			return -1
 		}
-		i = skipSpace(data, i)
-		switch {
-		case i >= len(data):
-			return -1
-		case data[i] == ',':
-			i = skipSpace(data, i+1)
-		case data[i] == '}':
-			return i + 1
-		default:
-			return -1
+		var done bool
+		if i, done = next(data, i, '}'); i < 0 || done {
+			return i
 		}
 	}
 }
@@ -158,16 +151,25 @@ func arrayEnd(data []byte, i, depth int) int {
 		if i = valueEnd(data, i, depth); i < 0 {
 			return -1
 		}
-		i = skipSpace(data, i)
-		switch {
-		case i >= len(data):
-			return -1
-		case data[i] == ',':
-			i = skipSpace(data, i+1)
-		case data[i] == ']':
-			return i + 1
-		default:
-			return -1
+		var done bool
+		if i, done = next(data, i, ']'); i < 0 || done {
+			return i
 		}
 	}
+}
+
+// next reads what follows an element of an object or array closed by
+// end: a comma, and the index of the next element, or end, the index
+// after it and done; -1 for anything else.
+func next(data []byte, i int, end byte) (int, bool) {
+	i = skipSpace(data, i)
+	switch {
+	case i >= len(data):
+		return -1, false
+	case data[i] == ',':
+		return skipSpace(data, i+1), false
+	case data[i] == end:
+		return i + 1, true
+	}
+	return -1, false
 }
