@@ -114,9 +114,6 @@ func (a *agentService) Serve(ctx context.Context) error {
 			}
 		}
 		args := s.cfg.Profile.Args(s.cfg.Args, s.inv, plan, first)
-		if s.cfg.ExtraArgs != nil {
-			args = append(s.cfg.ExtraArgs(), args...)
-		}
 		spec := child.Spec{Path: s.cfg.Command, Args: args, Env: s.agentEnv(), Dir: s.cfg.Dir, Rewrite: s.cfg.Profile.Output}
 		if testHookBeforeStart != nil {
 			testHookBeforeStart(s)
@@ -263,7 +260,7 @@ func (a *agentService) Serve(ctx context.Context) error {
 	}
 }
 
-// recordDecision writes the decision p into sess's state (Apply). With
+// recordDecision writes the decision p into sess's state (applyPlan). With
 // wait it returns once the write is done. Without, it returns as soon as
 // the state file is locked and the decision applied, and the write — a
 // temporary file, a rename and two fsyncs, the larger part of a restart on
@@ -282,7 +279,7 @@ func (a *agentService) recordDecision(sess *state.Session, p Plan, wait bool) {
 			if !st.Exists() {
 				return errSkip
 			}
-			Apply(st, p, s.self, p.Action != Stop, time.Now())
+			applyPlan(st, p, s.self, p.Action != Stop, time.Now())
 			if testHookRecording != nil {
 				testHookRecording()
 			}

@@ -85,7 +85,7 @@ func (s *Supervisor) typedByUs(p state.Prompt) bool {
 	s.mu.Lock()
 	at := s.continuedAt
 	s.mu.Unlock()
-	return !at.IsZero() && p.Text == ContinuePrompt && !p.At.Before(at) && p.At.Sub(at) < 30*time.Second
+	return !at.IsZero() && p.Text == continuePrompt && !p.At.Before(at) && p.At.Sub(at) < 30*time.Second
 }
 
 // noteCarry tells the event log (+why) what became of the person's

@@ -91,8 +91,8 @@ func TestCarryAtEveryRestart(t *testing.T) {
 // The continue superclaude types after a limit is its own prompt, not
 // the person's: it is not carried.
 func TestCarryLeavesOutTheSupervisorsContinue(t *testing.T) {
-	st := session(pending("lost at the limit", ContinuePrompt))
-	ours := func(p state.Prompt) bool { return p.Text == ContinuePrompt }
+	st := session(pending("lost at the limit", continuePrompt))
+	ours := func(p state.Prompt) bool { return p.Text == continuePrompt }
 	p, _, _ := carry(Plan{Action: Resume, SessionID: "conv-1"}, st, Claude, ours)
 	if len(p.Carried) != 1 || p.Carried[0].Text != "lost at the limit" {
 		t.Fatalf("carried %+v", p.Carried)

@@ -153,7 +153,6 @@ type Plan struct {
 	Carried []state.Prompt
 }
 
-// String says what the plan does and why, for the log.
 // leadsTo is the start p leads to: p itself, or a Backoff's Then.
 func (p Plan) leadsTo() Plan {
 	if p.Action == Backoff && p.Then != nil {
@@ -175,6 +174,8 @@ func (p Plan) withStart(f func(*Plan)) Plan {
 	return p
 }
 
+// String says what the plan does and why, in one line: what the log and
+// the supervisor's start line write of a decision.
 func (p Plan) String() string {
 	switch p.Action {
 	case Stop:
@@ -218,7 +219,10 @@ const (
 // Decide is the restart decision, as a pure function of how the agent
 // ended (e), the session's state after it ended (st, nil when the agent
 // has no session) and the policy; docs/design.md#the-restart-decision has
-// it as a table. The order of the checks is the order of precedence:
+// it as a table. The supervisor asks it after every exit of the agent; it
+// is exported so that a program can see, without running an agent, what
+// its Policy makes of an exit (a crash, a SIGTERM, a failed resume). The
+// order of the checks is the order of precedence:
 //
 //  1. superclaude was told to stop, or the run was one-shot: stop, with the
 //     agent's code.
@@ -388,12 +392,12 @@ func join(a, b string) string {
 	return a + "; " + b
 }
 
-// StartPlan is fleet resume at start (S1, S2, S3, S9): found is this pane's
+// paneStartPlan is fleet resume at start (S1, S2, S3, S9): found is this pane's
 // session, nil when there is none. A session whose owner is alive belongs
 // to another supervisor and is left alone; one whose owner is dead is
 // resumed unless it overflowed, and an overflowed session that has a
 // restart prompt gets a fresh start with it (S3's guard).
-func StartPlan(found *state.State, ownerAlive bool) Plan {
+func paneStartPlan(found *state.State, ownerAlive bool) Plan {
 	switch {
 	case found == nil:
 		return Plan{Action: Fresh, Reason: "no previous session for this pane"}
@@ -410,7 +414,7 @@ func StartPlan(found *state.State, ownerAlive bool) Plan {
 	}
 }
 
-// Apply makes the state writes that follow a plan — those run.sh made
+// applyPlan makes the state writes that follow a plan — those run.sh made
 // (docs/design.md#who-moves-it) — before the next agent starts:
 //
 //   - Resume: lifecycle=resuming.
@@ -429,7 +433,7 @@ func StartPlan(found *state.State, ownerAlive bool) Plan {
 // agent's activate) never opens. restart counts the restart. A Stop writes
 // only how the agent ended (S5: the file keeps its stale pid), and a halt
 // of the progress breaker. now is the time of the decision.
-func Apply(st *state.State, p Plan, owner proc.Identity, restart bool, now time.Time) {
+func applyPlan(st *state.State, p Plan, owner proc.Identity, restart bool, now time.Time) {
 	if p.Cause != "" {
 		st.LastExit, st.LastExitAt = p.Cause, now
 	}

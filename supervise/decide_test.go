@@ -169,9 +169,9 @@ func TestStartPlanIsFleetResume(t *testing.T) {
 		{"owner alive", session(nil), true, Fresh, "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p := StartPlan(tc.found, tc.alive)
+			p := paneStartPlan(tc.found, tc.alive)
 			if p.Action != tc.action || p.SessionID != tc.resume || p.Prompt != tc.prompt {
-				t.Fatalf("StartPlan = %+v", p)
+				t.Fatalf("paneStartPlan = %+v", p)
 			}
 		})
 	}
@@ -186,7 +186,7 @@ func TestApplyWritesTheSupervisorRowsOfTheWriterAudit(t *testing.T) {
 	}
 
 	st := overflowed()
-	Apply(st, Plan{Action: Fresh, Prompt: "/session continue", Reason: "overflow restart requested", Cause: CauseRestarted}, me, true, t0)
+	applyPlan(st, Plan{Action: Fresh, Prompt: "/session continue", Reason: "overflow restart requested", Cause: CauseRestarted}, me, true, t0)
 	if st.KillRequested || st.RestartPrompt != "" || st.Lifecycle != state.Restarting || st.SessionID != "" ||
 		!st.Overflowed || st.PID != 99 || st.PIDStart != 12345 || st.Restarts != 1 ||
 		st.Handoff != "overflow restart requested" || st.LastExit != CauseRestarted || !st.LastExitAt.Equal(t0) {
@@ -194,26 +194,26 @@ func TestApplyWritesTheSupervisorRowsOfTheWriterAudit(t *testing.T) {
 	}
 
 	st = session(nil)
-	Apply(st, Plan{Action: Backoff, Then: &Plan{Action: Resume, SessionID: "conv-1"}}, me, true, t0)
+	applyPlan(st, Plan{Action: Backoff, Then: &Plan{Action: Resume, SessionID: "conv-1"}}, me, true, t0)
 	if st.Lifecycle != state.Resuming || st.SessionID != "conv-1" || st.PID != 99 || st.Restarts != 1 {
 		t.Errorf("crash resume wrote %+v", st)
 	}
 
 	st = overflowed()
 	st.RestartPrompt = ""
-	Apply(st, Plan{Action: Fresh}, me, false, t0)
+	applyPlan(st, Plan{Action: Fresh}, me, false, t0)
 	if st.Lifecycle != state.Active || st.Overflowed || st.SessionID != "" || st.KillRequested || st.Restarts != 0 {
 		t.Errorf("fresh without prompt wrote %+v", st)
 	}
 
 	st = session(nil)
 	before := *st
-	Apply(st, Plan{Action: Stop, ExitCode: 0, Cause: CauseUserExit}, me, true, t0)
+	applyPlan(st, Plan{Action: Stop, ExitCode: 0, Cause: CauseUserExit}, me, true, t0)
 	if st.PID != before.PID || st.Lifecycle != before.Lifecycle || st.Restarts != 0 || st.LastExit != CauseUserExit || st.Halted != "" {
 		t.Errorf("stop wrote %+v", st)
 	}
 	st = session(func(st *state.State) { st.NoProgress = 2 })
-	Apply(st, Plan{Action: Stop, Halt: "no progress", Cause: CauseNoProgress}, me, true, t0)
+	applyPlan(st, Plan{Action: Stop, Halt: "no progress", Cause: CauseNoProgress}, me, true, t0)
 	if st.Halted != "no progress" || !st.HaltedAt.Equal(t0) || st.NoProgress != 3 || st.LastExit != CauseNoProgress {
 		t.Errorf("a halt wrote %+v", st)
 	}
@@ -335,9 +335,9 @@ func TestDecideBreaksARestartLoopOfAnyKind(t *testing.T) {
 				t.Fatalf("halt without a readable reason: %q", p.Halt)
 			}
 			st := tc.st.Clone()
-			Apply(st, p, proc.Identity{PID: 1}, true, t0)
+			applyPlan(st, p, proc.Identity{PID: 1}, true, t0)
 			if st.Halted != p.Halt || st.LastExit != CauseRestartLoop || st.NoProgress != tc.st.NoProgress {
-				t.Fatalf("Apply wrote %+v", st)
+				t.Fatalf("applyPlan wrote %+v", st)
 			}
 		})
 	}

@@ -100,8 +100,8 @@ func decideDuties(in dutyInput, w *watchState) duties {
 			switch {
 			case in.Now.Before(reset):
 				soonest(reset)
-			case st.LimitContinue == state.LimitByClaude && in.Now.Before(reset.Add(ClaudeContinueGrace)):
-				soonest(reset.Add(ClaudeContinueGrace))
+			case st.LimitContinue == state.LimitByClaude && in.Now.Before(reset.Add(claudeContinueGrace)):
+				soonest(reset.Add(claudeContinueGrace))
 			case in.Status == StatusIdle:
 				soonest(w.idleSince.Add(idleSettle))
 			}

@@ -46,7 +46,7 @@ func TestDutiesAtALimit(t *testing.T) {
 		{"…passed", limited, 10 * time.Second, false,
 			[]look{{5 * time.Second, StatusIdle}, {11 * time.Second, StatusIdle}}, true, false, time.Time{}},
 		{"claude's own auto-continue: look again when its grace is over", byClaude, 0, false,
-			[]look{{time.Second, StatusIdle}, {time.Minute, StatusIdle}}, false, false, at(ClaudeContinueGrace)},
+			[]look{{time.Second, StatusIdle}, {time.Minute, StatusIdle}}, false, false, at(claudeContinueGrace)},
 		{"no limit", &state.State{}, 0, false, []look{{time.Second, StatusIdle}, {time.Minute, StatusIdle}}, false, false, time.Time{}},
 		{"no session", nil, 0, false, []look{{time.Second, StatusIdle}, {time.Minute, StatusIdle}}, false, false, time.Time{}},
 		{"going on after limits turned off", limited, 0, true, []look{{time.Second, StatusIdle}, {time.Minute, StatusIdle}}, false, false, time.Time{}},

@@ -9,18 +9,18 @@ import (
 	"github.com/superclaude/superclaude/state"
 )
 
-// ContinuePrompt is what the supervisor types into an agent that waits at
+// continuePrompt is what the supervisor types into an agent that waits at
 // its prompt once the limit that stopped it has reset: the lost prompt
 // goes along by itself (docs/claude-code-limits.md), "continue" is enough.
-const ContinuePrompt = "continue"
+const continuePrompt = "continue"
 
-// LimitStaggerMax bounds the extra wait of a fleet pane after a limit's
+// limitStaggerMax bounds the extra wait of a fleet pane after a limit's
 // reset: panes that hit one limit together do not all go on in the same
 // second.
-const LimitStaggerMax = 20 * time.Second
+const limitStaggerMax = 20 * time.Second
 
 // limitStagger is this supervisor's extra wait after a limit's reset: in a
-// labelled (fleet) pane, a fixed offset in [0, LimitStaggerMax) taken from
+// labelled (fleet) pane, a fixed offset in [0, limitStaggerMax) taken from
 // the pane's identity; elsewhere none.
 func (s *Supervisor) limitStagger() time.Duration {
 	if !tmux.Labelled(s.cfg.Pane) {
@@ -28,15 +28,15 @@ func (s *Supervisor) limitStagger() time.Duration {
 	}
 	h := fnv.New32a()
 	h.Write([]byte(s.cfg.Pane))
-	return time.Duration(h.Sum32()%uint32(LimitStaggerMax/time.Second)) * time.Second
+	return time.Duration(h.Sum32()%uint32(limitStaggerMax/time.Second)) * time.Second
 }
 
-// ClaudeContinueGrace is how long after a reset superclaude leaves an
+// claudeContinueGrace is how long after a reset superclaude leaves an
 // agent whose own auto-continue is on (claude's autoContinueAtUsageLimit)
 // to go on by itself before it types continue: claude fires its own
 // continuation some time after the reset, and a second one typed beside
 // it would double the turn.
-const ClaudeContinueGrace = 3 * time.Minute
+const claudeContinueGrace = 3 * time.Minute
 
 // What the supervisor does about a limit at one reading (limitNext).
 type limitStep int
@@ -54,7 +54,7 @@ const (
 // is only cleared; an agent idle at its prompt for two readings in a row
 // (claude shows idle for a moment between turns, and text typed while it
 // works is queued or goes into a dialog) is continued, after
-// ClaudeContinueGrace more when claude's own auto-continue is on. Never
+// claudeContinueGrace more when claude's own auto-continue is on. Never
 // while it waits for the person (a dialog).
 func limitNext(st *state.State, now time.Time, stagger time.Duration, status, before string) limitStep {
 	if st == nil || st.Limit == "" || now.Before(st.LimitedUntil.Add(stagger)) {
@@ -63,7 +63,7 @@ func limitNext(st *state.State, now time.Time, stagger time.Duration, status, be
 	if status == StatusBusy {
 		return limitWentOn
 	}
-	if st.LimitContinue == state.LimitByClaude && now.Before(st.LimitedUntil.Add(stagger+ClaudeContinueGrace)) {
+	if st.LimitContinue == state.LimitByClaude && now.Before(st.LimitedUntil.Add(stagger+claudeContinueGrace)) {
 		return limitWait
 	}
 	if status == StatusIdle && before == StatusIdle {
@@ -132,7 +132,7 @@ func whoKey(who string) string {
 	return "claude"
 }
 
-// continueAfterLimit goes on after a limit: it types ContinuePrompt into
+// continueAfterLimit goes on after a limit: it types continuePrompt into
 // the idle agent and clears the session's limit. The event log says so.
 func (s *Supervisor) continueAfterLimit(sess *state.Session) {
 	ag := s.currentAgent()
@@ -146,10 +146,10 @@ func (s *Supervisor) continueAfterLimit(sess *state.Session) {
 	s.mu.Lock()
 	s.continuedAt = time.Now()
 	s.mu.Unlock()
-	if err := ag.Type(ContinuePrompt); err != nil {
+	if err := ag.Type(continuePrompt); err != nil {
 		s.log.Warn("typing the continue prompt", "err", err)
 		return
 	}
-	s.eventIn(sess, "limit-continue", "the "+limit+" reset: superclaude typed "+ContinuePrompt, map[string]any{"by": "superclaude"})
+	s.eventIn(sess, "limit-continue", "the "+limit+" reset: superclaude typed "+continuePrompt, map[string]any{"by": "superclaude"})
 	s.log.Info("continued after a limit", "limit", limit)
 }

@@ -30,7 +30,7 @@ func TestLimitNext(t *testing.T) {
 		{"…passed", limited, reset.Add(11 * time.Second), 10 * time.Second, StatusIdle, StatusIdle, limitType},
 		{"claude's own auto-continue: superclaude waits for it", byClaude, reset.Add(time.Minute), 0, StatusIdle, StatusIdle, limitWait},
 		{"claude's own auto-continue fired: no second continue", byClaude, reset.Add(time.Minute), 0, StatusBusy, StatusIdle, limitWentOn},
-		{"claude's own auto-continue never came: superclaude types", byClaude, reset.Add(ClaudeContinueGrace + time.Second), 0, StatusIdle, StatusIdle, limitType},
+		{"claude's own auto-continue never came: superclaude types", byClaude, reset.Add(claudeContinueGrace + time.Second), 0, StatusIdle, StatusIdle, limitType},
 		{"no limit", &state.State{}, reset, 0, StatusIdle, StatusIdle, limitWait},
 		{"no session", nil, reset, 0, StatusIdle, StatusIdle, limitWait},
 	} {
@@ -56,7 +56,7 @@ func TestWentOnWithout(t *testing.T) {
 func TestLimitStaggerIsFixedPerFleetPane(t *testing.T) {
 	a := &Supervisor{cfg: Config{Pane: "fleet:w:A"}}
 	b := &Supervisor{cfg: Config{Pane: "fleet:w:B"}}
-	if a.limitStagger() != a.limitStagger() || a.limitStagger() >= LimitStaggerMax {
+	if a.limitStagger() != a.limitStagger() || a.limitStagger() >= limitStaggerMax {
 		t.Fatalf("stagger %v", a.limitStagger())
 	}
 	if a.limitStagger() == b.limitStagger() {

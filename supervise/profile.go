@@ -127,7 +127,9 @@ const (
 
 // DefaultRestartPrompt is the restart prompt of a profile that has none of
 // its own: plain words any agent understands. It is given only when the
-// session's directory holds a dehydrated context to read.
+// session's directory holds a dehydrated context to read. It is exported
+// for a program's own Profile.RestartPrompt, which can add to these words
+// rather than write them again.
 func DefaultRestartPrompt(session, skill, phase string) string {
 	p := "You were restarted with a fresh context to continue the work of session " + session
 	if skill != "" {

@@ -46,7 +46,7 @@ func (s *Supervisor) session() string {
 // activate a session of its own once the agent runs.
 //
 // In a pane the pane's session is looked up (S2, S3, S9): one whose owner
-// is dead is claimed, and resumed unless it overflowed (StartPlan) — as
+// is dead is claimed, and resumed unless it overflowed (paneStartPlan) — as
 // the resume policy says (chooseResume): a labelled pane (a fleet's:
 // session:window:label, which survives a tmux restart) resumes what a
 // fleet stop, a crash or a lost tmux server interrupted, and asks after
@@ -88,7 +88,7 @@ func (s *Supervisor) startPlan() Plan {
 					found.Name, found.State.PID)
 			}
 		case err == nil:
-			plan := StartPlan(found.State, false)
+			plan := paneStartPlan(found.State, false)
 			if was := agentOf(found.State); plan.Action == Resume && was != s.cfg.Profile.Name {
 				// A conversation is its CLI's: codex cannot resume
 				// claude's (it was offered, and got `codex resume <id>`).
@@ -109,7 +109,7 @@ func (s *Supervisor) startPlan() Plan {
 				if !st.Exists() {
 					return errSkip
 				}
-				Apply(st, plan, s.self, false, time.Now())
+				applyPlan(st, plan, s.self, false, time.Now())
 				st.FleetPaneID = pane
 				return nil
 			})

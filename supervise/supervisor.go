@@ -64,9 +64,6 @@ type Config struct {
 	// Log receives the supervisor's log; nothing is ever printed to the
 	// terminal while the agent owns it.
 	Log *slog.Logger
-	// ExtraArgs, when set, returns arguments put in front of every start's
-	// own (superclaude uses it to inject --settings).
-	ExtraArgs func() []string
 	// ResumePolicy says what a start does when its pane's previous
 	// conversation can be resumed: ResumeAuto, ResumeAsk (the default) or
 	// ResumeNever.
