@@ -162,7 +162,7 @@ func TestARestartCanResumeOrStartFresh(t *testing.T) {
 		resume bool
 		want   string
 	}{
-		{"resume", true, "--resume conv-1"},
+		{"resume", true, "--resume " + conv1},
 		{"fresh", false, "/superclaude:session continue"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -194,7 +194,7 @@ func TestARestartCanResumeOrStartFresh(t *testing.T) {
 			}
 			waitUntil(t, "the first start and its session", func() bool { return s.mine() != nil && len(starts()) == 1 && starts()[0] != "" })
 			sess := s.mine()
-			if _, err := store.Update(sess.Name, "test", func(st *state.State) error { st.SessionID = "conv-1"; return nil }); err != nil {
+			if _, err := store.Update(sess.Name, "test", func(st *state.State) error { st.SessionID = conv1; return nil }); err != nil {
 				t.Fatal(err)
 			}
 			resp := (&binder{s: s}).handle(ctx, control.Request{Op: control.OpRestart, Reason: "from a test", Resume: tc.resume, Now: true}, control.Peer{})
@@ -208,6 +208,10 @@ func TestARestartCanResumeOrStartFresh(t *testing.T) {
 		})
 	}
 }
+
+// conv1 is a conversation id of Claude Code's form (a UUID): the claude
+// profile resumes no other.
+const conv1 = "0c0c0c0c-0000-4000-8000-000000000001"
 
 func waitUntil(t *testing.T, what string, ok func() bool) {
 	t.Helper()

@@ -18,6 +18,7 @@ func claudeProfile() Profile {
 		Command:       envvar.DefaultAgent,
 		Scan:          ScanClaudeArgs,
 		Resume:        appendArgs("--resume"),
+		ValidID:       isUUID,
 		Prompt:        func(args []string, prompt string) []string { return append([]string{prompt}, args...) },
 		ContextUsage:  ContextStatusLine,
 		RestartPrompt: claude.ContinuePrompt,

@@ -36,7 +36,8 @@ var Codex = codexProfile()
 func codexProfile() Profile {
 	return Profile{
 		Name: "codex", Command: "codex",
-		Scan: scanCodex,
+		Scan:    scanCodex,
+		ValidID: isUUID,
 		Resume: func(args []string, id string) []string {
 			return append([]string{codexNoDaemon, "resume", id}, withoutFlag(args, codexNoDaemon)...)
 		},

@@ -385,6 +385,32 @@ func restart(reason string, st *state.State) Plan {
 	}
 }
 
+// resumable checks the id a plan would resume against the profile
+// (Profile.ValidID): the state file it comes from may have been garbled,
+// and an id that is not one of the CLI's — or that starts with "-", which
+// the CLI would read as an option — is never given to it. Such a plan
+// starts a new conversation instead, and says why; why is also returned,
+// for the person ("" when the plan stands).
+func resumable(p Plan, prof Profile) (Plan, string) {
+	next := p.leadsTo()
+	if next.Action != Resume || !prof.CanResume() {
+		return p, ""
+	}
+	bad := prof.badID(next.SessionID)
+	if bad == "" {
+		return p, ""
+	}
+	id := next.SessionID
+	if r := []rune(id); len(r) > 80 {
+		id = string(r[:80]) + "…"
+	}
+	why := fmt.Sprintf("the recorded conversation id %q cannot be resumed (%s)", id, bad)
+	return p.withStart(func(n *Plan) {
+		n.Action, n.SessionID = Fresh, ""
+		n.Reason = why + ": starting a new conversation"
+	}), why
+}
+
 func join(a, b string) string {
 	if a == "" {
 		return b

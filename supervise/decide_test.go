@@ -387,3 +387,69 @@ func TestAwaitsActivationOnlyWhereTheProfileActivates(t *testing.T) {
 		}
 	}
 }
+
+// A conversation id that is not one the CLI takes is never given to it
+// (an audit of issue 16: a garbled sessionId, or one starting with "-",
+// went to `codex resume <id>` and `--resume <id>`, where the CLI reads it
+// as an option). The restart, and the pane's start, begin a new
+// conversation instead, and the reason says which id and why; a valid id
+// is resumed as before.
+func TestResumeOfAMalformedIDStartsFresh(t *testing.T) {
+	const good = "019a4f3c-7b2e-7c41-9d2a-5e6f7a8b9c0d"
+	crash := exited(1, time.Hour)
+	for _, tc := range []struct {
+		name string
+		prof Profile
+		id   string
+		want Action // of the start the plan leads to
+		why  string // in its reason
+	}{
+		{"claude, a UUID", Claude, good, Resume, ""},
+		{"codex, a UUID", Codex, good, Resume, ""},
+		{"gemini, a UUID", Gemini, good, Resume, ""},
+		{"claude, an option", Claude, "--dangerously-skip-permissions", Fresh, `starts with "-"`},
+		{"codex, an option", Codex, "-c", Fresh, `starts with "-"`},
+		{"gemini, garbled", Gemini, "0a1b\x1b[2J", Fresh, "not in the form of a gemini conversation id"},
+		{"codex, a UUID cut short", Codex, good[:30], Fresh, "not in the form of a codex conversation id"},
+		{"claude, a UUID and more", Claude, good + " --model x", Fresh, "not in the form of a claude conversation id"},
+		{"a profile without ValidID, an option", OpenCode, "-x", Fresh, `starts with "-"`},
+		{"a profile without ValidID, a space", OpenCode, "ses 1", Fresh, "space or a control character"},
+		{"a profile without ValidID, its own form", OpenCode, "ses_01JABC", Resume, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st := session(func(st *state.State) { st.SessionID = tc.id })
+			for _, p := range []Plan{Decide(crash, st, DefaultPolicy), paneStartPlan(st, false)} {
+				got, why := resumable(p, tc.prof)
+				next := got.leadsTo()
+				if next.Action != tc.want {
+					t.Fatalf("%s → %s, want %s", p, got, tc.want)
+				}
+				if tc.want == Resume {
+					if why != "" || next.SessionID != tc.id {
+						t.Fatalf("a valid id: %s, why %q", got, why)
+					}
+					continue
+				}
+				if next.SessionID != "" || !strings.Contains(why, tc.why) || !strings.Contains(next.Reason, why) ||
+					!strings.Contains(next.Reason, "a new conversation") {
+					t.Fatalf("%s → %s (why %q), want a fresh start that says %q", p, got, why, tc.why)
+				}
+				if strings.ContainsAny(why, "\x1b") {
+					t.Fatalf("the reason carries the id's escape sequence to the terminal: %q", why)
+				}
+				if got.Cause != p.Cause {
+					t.Fatalf("the cause changed: %q → %q", p.Cause, got.Cause)
+				}
+				// The forgotten id is not tried again: applied, the state has none.
+				applied := *st
+				applyPlan(&applied, got, proc.Identity{PID: 1}, true, t0)
+				if applied.SessionID != "" {
+					t.Fatalf("the state keeps the bad id %q", applied.SessionID)
+				}
+				if args := tc.prof.Args(nil, Invocation{}, got, false); strings.Contains(strings.Join(args, " "), tc.id) {
+					t.Fatalf("the agent is given the bad id: %q", args)
+				}
+			}
+		})
+	}
+}

@@ -30,8 +30,9 @@ var Gemini = geminiProfile()
 func geminiProfile() Profile {
 	return Profile{
 		Name: "gemini", Command: "gemini",
-		Scan:   scanGemini,
-		Resume: func(args []string, id string) []string { return append(args, "--resume", id) },
+		Scan:    scanGemini,
+		ValidID: isUUID,
+		Resume:  func(args []string, id string) []string { return append(args, "--resume", id) },
 		Fresh: func(args []string) []string {
 			if has(geminiSpec.split(args), geminiChoose...) {
 				return args

@@ -1,7 +1,10 @@
 package supervise
 
 import (
+	"fmt"
+	"strings"
 	"time"
+	"unicode"
 
 	"github.com/superclaude/superclaude/child"
 	"github.com/superclaude/superclaude/proc"
@@ -34,6 +37,15 @@ type Profile struct {
 	// restart arguments (Invocation.Restart), from which the user's own
 	// choice of conversation is gone, so that the two never stack.
 	Resume func(args []string, id string) []string
+	// ValidID, when set, reports whether id has the form of this CLI's
+	// conversation ids. The supervisor asks before it resumes an id it
+	// recorded — the session's state file, which anything that writes it
+	// may have garbled — and does not give the CLI one that is not: an id
+	// that starts with "-" would be read as an option. The agent then
+	// starts a new conversation and the person is told why. Nil accepts
+	// any id that does not start with "-" and holds no space or control
+	// character. Claude Code, Codex and Gemini CLI take a UUID.
+	ValidID func(id string) bool
 	// Fresh, when set, returns args changed for a start of an interactive
 	// run that is not a resume: Codex is run without its shared background
 	// server, Gemini CLI under a conversation id the supervisor chooses.
@@ -146,6 +158,22 @@ func (p Profile) restartPrompt(session, skill, phase string) string {
 		return p.RestartPrompt(session, skill, phase)
 	}
 	return DefaultRestartPrompt(session, skill, phase)
+}
+
+// badID says why the profile's CLI must not be given id to resume, ""
+// when it may (ValidID).
+func (p Profile) badID(id string) string {
+	switch {
+	case id == "":
+		return "it is empty"
+	case strings.HasPrefix(id, "-"):
+		return "it starts with \"-\", and the agent would read it as an option"
+	case p.ValidID != nil && !p.ValidID(id):
+		return fmt.Sprintf("it is not in the form of a %s conversation id", p.Name)
+	case strings.IndexFunc(id, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) >= 0:
+		return "it holds a space or a control character"
+	}
+	return ""
 }
 
 // resumeFailCode is ResumeFailCode with its default.

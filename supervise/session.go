@@ -98,6 +98,7 @@ func (s *Supervisor) startPlan() Plan {
 			if s.inv.ChoseConversation {
 				plan = Plan{Action: Fresh, Reason: "the user chose the conversation"}
 			}
+			plan = s.resumable(plan)
 			if plan.Action == Resume {
 				if plan = s.chooseResume(found, tmux.Labelled(pane), plan); plan.Action == Stop {
 					return plan
@@ -283,11 +284,37 @@ func (s *Supervisor) beganNothing(name string) bool {
 	return err == nil && len(evs) == 0
 }
 
+// resumable is p, unless it resumes an id the profile's CLI must not be
+// given (resumable, the function): then a new conversation, of which the
+// person is told — in the log, on the status line (which a fresh claude
+// shows), on the terminal before the agent starts or between two agents,
+// and again at the run's end, once the terminal is back. +why has it from
+// the plan's reason.
+func (s *Supervisor) resumable(p Plan) Plan {
+	p, why := resumable(p, s.cfg.Profile)
+	if why == "" {
+		return p
+	}
+	msg := "superclaude: " + why + "; a new conversation was started instead."
+	s.log.Warn("not resuming a conversation id the agent cannot take", "why", why)
+	s.setNotice(why + ": a new conversation")
+	if s.starts() == 0 {
+		s.notice = joinLines(s.notice, msg)
+	} else {
+		s.say(msg)
+	}
+	s.mu.Lock()
+	s.endNote = joinLines(s.endNote, msg)
+	s.mu.Unlock()
+	return p
+}
+
 // leased returns p if it does not resume, or if this supervisor gets the
 // conversation's lease; otherwise a fresh start: another live supervisor
 // runs that conversation, and two must never run one (issue: a lease on the
 // session id).
 func (s *Supervisor) leased(p Plan) Plan {
+	p = s.resumable(p)
 	next := p.leadsTo()
 	if next.Action != Resume || s.cfg.Store == nil {
 		return p

@@ -2,6 +2,7 @@ package supervise
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -314,7 +315,7 @@ func TestAPaneResumesOnlyItsOwnAgentsConversation(t *testing.T) {
 				t.Fatal(err)
 			}
 			if _, err := store.Update("pane", "test", func(st *state.State) error {
-				st.SessionID, st.AgentProfile = "conv-1", tc.was
+				st.SessionID, st.AgentProfile = conv1, tc.was
 				return nil
 			}); err != nil {
 				t.Fatal(err)
@@ -384,5 +385,51 @@ func TestTheNewAgentsFirstWriteComesAfterTheDecision(t *testing.T) {
 	if got.SessionID != "conv-new" || got.Lifecycle != state.Restarting {
 		t.Fatalf("after the decision and the new agent's write: conversation %q, lifecycle %s; want conv-new, restarting",
 			got.SessionID, got.Lifecycle)
+	}
+}
+
+// A crash restart of an agent whose session holds a garbled conversation
+// id (an audit of issue 16: nothing checked it before `--resume <id>`)
+// starts a new conversation: the agent is not given the id, the state
+// forgets it, +why's event says why, and so does the run's end once the
+// terminal is back.
+func TestACrashRestartDoesNotGiveTheAgentAMalformedID(t *testing.T) {
+	store, err := state.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := Profile{Name: "strict", Resume: appendArgs("--resume"), ValidID: isUUID}
+	s := startSleeper(t, p, store, nil)
+	st := waitStatus(t, s, "the agent in its session", func(st Status) bool { return st.AgentPID != 0 && st.Session != "" })
+	const evil = "--dangerously-skip-permissions"
+	if _, err := store.Update(st.Session, "test", func(st *state.State) error { st.SessionID = evil; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Kill(st.AgentPID, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	waitStatus(t, s, "the restarted agent", func(now Status) bool { return now.AgentPID != 0 && now.AgentPID != st.AgentPID })
+	evs, _ := store.Events(st.Session)
+	var starts []state.Event
+	for _, ev := range evs {
+		if ev.Kind == "agent-start" {
+			starts = append(starts, ev)
+		}
+	}
+	if len(starts) != 2 {
+		t.Fatalf("%d agent starts, want 2: %+v", len(starts), evs)
+	}
+	if args := fmt.Sprint(starts[1].Detail["args"]); strings.Contains(args, evil) {
+		t.Errorf("the restarted agent was given the garbled id: %s", args)
+	}
+	if !strings.Contains(starts[1].Reason, "cannot be resumed") || !strings.Contains(starts[1].Reason, evil) {
+		t.Errorf("the restart's reason (+why) does not say why it started fresh: %q", starts[1].Reason)
+	}
+	if now, _ := store.Load(st.Session); now.SessionID != "" {
+		t.Errorf("the state keeps the garbled id %q", now.SessionID)
+	}
+	s.Stop(true)
+	if res := s.Wait(); !strings.Contains(res.Message, "cannot be resumed") || !strings.Contains(res.Message, "a new conversation") {
+		t.Errorf("the run's end does not tell the person: %q", res.Message)
 	}
 }

@@ -175,6 +175,9 @@ type Supervisor struct {
 	learned, unknownWhy string
 	// statusErr is the last error of Profile.Status, said once.
 	statusErr string
+	// endNote is what the run's end tells the person once the terminal
+	// is back, beside how it ended: a resume that was not made.
+	endNote string
 
 	// done is closed when the run has ended, and res is then how.
 	done chan struct{}
@@ -619,6 +622,9 @@ func (s *Supervisor) result(treeErr error) Result {
 		r.Reason = treeErr.Error()
 	}
 	r.Message = joinLines(r.Message, s.heldAtEnd(s.mine()))
+	s.mu.Lock()
+	r.Message = joinLines(r.Message, s.endNote)
+	s.mu.Unlock()
 	s.log.Info("supervisor stopped", "exit", r.ExitCode, "reason", r.Reason)
 	return r
 }

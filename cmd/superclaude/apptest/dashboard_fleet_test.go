@@ -48,7 +48,7 @@ func (w *dashWorld) starts() map[string]int {
 }
 
 // bound counts the fleet's sessions bound to their panes' conversations
-// (conv-LABEL), as +status reads them.
+// (convID(LABEL)), as +status reads them.
 func (w *dashWorld) bound() int {
 	cmd := exec.Command(w.Bin, "+status", "--json", "--fleet", w.File)
 	cmd.Dir, cmd.Env = w.Dir, w.Env
@@ -65,7 +65,7 @@ func (w *dashWorld) bound() int {
 	}
 	n := 0
 	for _, r := range rows {
-		if r.Pane != "" && r.SessionID == "conv-"+r.Pane[strings.LastIndex(r.Pane, ":")+1:] {
+		if r.Pane != "" && r.SessionID == convID(r.Pane[strings.LastIndex(r.Pane, ":")+1:]) {
 			n++
 		}
 	}
@@ -137,7 +137,7 @@ func cell(screen, row, title string, right bool) string {
 func TestDashboardRestartsAFleetPaneFromTheKeyboard(t *testing.T) {
 	w := newDashWorld(t)
 	pane := func(label string) string {
-		return fmt.Sprintf("\n  [[window.pane]]\n  label = %q\n  env = { FAKE_AGENT_BIND = \"conv-%s\" }\n", label, label)
+		return fmt.Sprintf("\n  [[window.pane]]\n  label = %q\n  env = { FAKE_AGENT_BIND = %q }\n", label, convID(label))
 	}
 	fleetFile := fmt.Sprintf(`name = "work"
 command = %q

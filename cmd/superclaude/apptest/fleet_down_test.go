@@ -103,7 +103,7 @@ func TestInterruptedDownSaysWhatIsUpAndDownAgainFinishes(t *testing.T) {
 	w.writeFleet(window("main") + `
   [[window.pane]]
   label = "A"
-  env = { FAKE_AGENT_BIND = "conv-A", FAKE_AGENT_IGNORE_TERM = "1", SUPERCLAUDE_GRACE = "6s" }
+  env = { FAKE_AGENT_BIND = "` + convID("A") + `", FAKE_AGENT_IGNORE_TERM = "1", SUPERCLAUDE_GRACE = "6s" }
 `)
 	w.SC("+up", w.File)
 	w.waitBound(1)

@@ -44,15 +44,15 @@ func newRemoteWorld(t *testing.T) *remoteWorld {
 }
 
 // remotePane is a pane on the box whose agent, the fake agent installed
-// there, binds conv-LABEL and logs to the box's log.
+// there, binds convID(LABEL) and logs to the box's log.
 func (w *remoteWorld) remotePane(label string, extra ...string) string {
 	return fmt.Sprintf(`
   [[window.pane]]
   label = %q
   command = %q
-  env = { FAKE_AGENT_BIND = "conv-%s", FAKE_AGENT_LOG = %q, FAKE_AGENT_SUPERCLAUDE = %q }
+  env = { FAKE_AGENT_BIND = %q, FAKE_AGENT_LOG = %q, FAKE_AGENT_SUPERCLAUDE = %q }
 %s
-`, label, filepath.Join(w.box.Home, ".local/bin/fleet.test"), label, w.rlog,
+`, label, filepath.Join(w.box.Home, ".local/bin/fleet.test"), convID(label), w.rlog,
 		filepath.Join(w.box.Home, ".local/bin/superclaude"), strings.Join(extra, "\n"))
 }
 
@@ -110,7 +110,7 @@ func (w *remoteWorld) upHereAndThere() {
 	w.SC("+up", w.File)
 	w.waitFor("both panes bound", func() bool {
 		rows := w.hostRows()
-		return rows["work:here:L"].SessionID == "conv-L" && rows["work:there:R"].SessionID == "conv-R"
+		return rows["work:here:L"].SessionID == convID("L") && rows["work:there:R"].SessionID == convID("R")
 	})
 }
 
@@ -155,13 +155,13 @@ func TestFleetAcrossHostsUpDownUp(t *testing.T) {
 	w.waitFor("+status to list both panes bound, each with its host", func() bool {
 		rows = w.hostRows()
 		l, r := rows["work:here:L"], rows["work:there:R"]
-		return l.Host == "" && l.SessionID == "conv-L" && r.Host == "box" && r.OwnerAlive && r.SessionID == "conv-R"
+		return l.Host == "" && l.SessionID == convID("L") && r.Host == "box" && r.OwnerAlive && r.SessionID == convID("R")
 	})
 
 	// +why, +history and +session restart find the remote pane's session
 	// on its host.
 	name := rows["work:there:R"].Name
-	if why := w.SC("+why", name); !strings.Contains(why, "started the agent") || !strings.Contains(why, "conv-R") {
+	if why := w.SC("+why", name); !strings.Contains(why, "started the agent") || !strings.Contains(why, convID("R")[:8]) {
 		t.Fatalf("+why %s (on box) says:\n%s", name, why)
 	}
 	if _, err := w.Run("+why", name, "--local"); err == nil {
@@ -219,7 +219,7 @@ func TestFleetAcrossHostsUpDownUp(t *testing.T) {
 	})
 	for _, s := range []fakeagent.Record{w.starts()[nl], w.remoteStarts()[nr]} {
 		label := paneOf(s)
-		if want := fmt.Sprint([]string{"--resume", "conv-" + label}); fmt.Sprint(withoutInjected(s.Args)) != want {
+		if want := fmt.Sprint([]string{"--resume", convID(label)}); fmt.Sprint(withoutInjected(s.Args)) != want {
 			t.Errorf("pane %s started again with %q, want %s", label, withoutInjected(s.Args), want)
 		}
 	}
@@ -228,7 +228,7 @@ func TestFleetAcrossHostsUpDownUp(t *testing.T) {
 	// The stop ended the host pane's resumed conversation: its history,
 	// asked of the host by name (the fleet being down, no host is looked
 	// at unasked).
-	if hist := w.SC("+history", "work:there:R", "--json", "--host", "box"); !strings.Contains(hist, `"conv-R"`) {
+	if hist := w.SC("+history", "work:there:R", "--json", "--host", "box"); !strings.Contains(hist, `"`+convID("R")+`"`) {
 		t.Fatalf("+history work:there:R --host box:\n%s", hist)
 	}
 }
@@ -311,7 +311,7 @@ func TestFleetAllOnAHost(t *testing.T) {
 	}
 	w.waitFor("+status --fleet to list the pane on box, bound", func() bool {
 		out, err := w.Run("+status", "--json", "--fleet", w.File)
-		return err == nil && strings.Contains(out, `"sessionId":"conv-R"`) && strings.Contains(out, `"host":"box"`)
+		return err == nil && strings.Contains(out, `"sessionId":"`+convID("R")+`"`) && strings.Contains(out, `"host":"box"`)
 	})
 	// A pane the person opened in the fleet's session on box is theirs:
 	// +down there stops the fleet's supervisor and leaves it, and the

@@ -44,14 +44,14 @@ func (w *fleetWorld) writeFleet(body string) {
 	}
 }
 
-// pane is a [[window.pane]] whose agent binds conversation conv-LABEL.
+// pane is a [[window.pane]] whose agent binds conversation convID(LABEL).
 func pane(label string, extra ...string) string {
 	return fmt.Sprintf(`
   [[window.pane]]
   label = %q
-  env = { FAKE_AGENT_BIND = "conv-%s" }
+  env = { FAKE_AGENT_BIND = %q }
 %s
-`, label, label, strings.Join(extra, "\n"))
+`, label, convID(label), strings.Join(extra, "\n"))
 }
 
 func window(name string) string { return fmt.Sprintf("\n[[window]]\nname = %q\n", name) }
@@ -81,7 +81,7 @@ func (w *fleetWorld) waitFor(what string, ok func() bool) {
 }
 
 // waitBound waits until n panes' sessions are live and bound to their
-// conversations, conv-LABEL.
+// conversations, convID(LABEL).
 func (w *fleetWorld) waitBound(n int) []statusRow {
 	w.T.Helper()
 	var rows []statusRow
@@ -89,7 +89,7 @@ func (w *fleetWorld) waitBound(n int) []statusRow {
 		rows = w.status()
 		live := 0
 		for _, r := range rows {
-			if r.OwnerAlive && r.SessionID == "conv-"+r.Pane[strings.LastIndex(r.Pane, ":")+1:] {
+			if r.OwnerAlive && r.SessionID == convID(r.Pane[strings.LastIndex(r.Pane, ":")+1:]) {
 				live++
 			}
 		}
@@ -196,7 +196,7 @@ func TestFleetUpDownUpResumesEachPane(t *testing.T) {
 		args := withoutInjected(s.Args)
 		switch label {
 		case "A", "B":
-			if want := fmt.Sprint([]string{"--resume", "conv-" + label}); fmt.Sprint(args) != want {
+			if want := fmt.Sprint([]string{"--resume", convID(label)}); fmt.Sprint(args) != want {
 				t.Errorf("pane %s started with %q, want %s", paneID, args, want)
 			}
 		case "C":

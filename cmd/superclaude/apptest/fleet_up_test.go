@@ -167,7 +167,7 @@ func TestUpOnARunningFleetStartsOnlyTheMissingPanes(t *testing.T) {
 		args := fmt.Sprint(withoutInjected(s.Args))
 		switch label := paneOf(s); label {
 		case "B", "C":
-			if want := fmt.Sprint([]string{"--resume", "conv-" + label}); args != want {
+			if want := fmt.Sprint([]string{"--resume", convID(label)}); args != want {
 				t.Errorf("pane %s started with %s, want %s", label, args, want)
 			}
 		case "D":

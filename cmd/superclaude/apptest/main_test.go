@@ -9,6 +9,8 @@
 package apptest
 
 import (
+	"encoding/hex"
+	"strings"
 	"testing"
 
 	"github.com/superclaude/superclaude/testkit/fakeagent"
@@ -16,3 +18,12 @@ import (
 )
 
 func TestMain(m *testing.M) { reexec.Main(m, fakeagent.Roles(), sweepRoles) }
+
+// convID is the conversation id the fake agent of the pane labelled label
+// (at most four bytes) binds: of Claude Code's form, a UUID, as the claude
+// profile resumes no other. The label is in its first eight digits, which
+// +why shows.
+func convID(label string) string {
+	h := hex.EncodeToString([]byte(label))
+	return strings.Repeat("0", 8-len(h)) + h + "-c0c0-4000-8000-c0c0c0c0c0c0"
+}

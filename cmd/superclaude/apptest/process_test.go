@@ -184,7 +184,7 @@ func TestOverflowRestartRoundTrip(t *testing.T) {
 	// The status line binds the conversation; the overflow guard marks it;
 	// /session dehydrate runs `superclaude +session restart` from a Bash
 	// tool — here the fake agent does each in turn.
-	p.Type("bind conv-1")
+	p.Type("bind " + convID("1"))
 	at = p.Expect(t, at, "RAN +session update", timeout)
 	p.Type("overflow")
 	at = p.Expect(t, at, "RAN +session update", timeout)
@@ -236,7 +236,7 @@ func TestSupervisorDehydratesAnOverflowedAgentThatDoesNot(t *testing.T) {
 	at := p.Expect(t, 0, "FAKE-AGENT READY", timeout)
 	sup := p.Cmd.Process.Pid
 	name := h.session(sup).Name
-	p.Type("bind conv-1")
+	p.Type("bind " + convID("1"))
 	at = p.Expect(t, at, "RAN +session update", timeout)
 	p.Type("overflow")
 	p.Expect(t, at, "RAN +session update", timeout)
@@ -484,11 +484,11 @@ func TestSIGUSR1RestartsAndResumes(t *testing.T) {
 	h := newHarness(t)
 	p := h.start()
 	at := p.Expect(t, 0, "FAKE-AGENT READY", timeout)
-	p.Type("bind conv-7")
+	p.Type("bind " + convID("7"))
 	p.Expect(t, at, "RAN +session update", timeout)
 	p.Cmd.Process.Signal(syscall.SIGUSR1)
 	starts := h.waitStarts(2, timeout)
-	if fmt.Sprint(userArgs(t, starts[1].Args)) != fmt.Sprint([]string{"--resume", "conv-7"}) {
+	if fmt.Sprint(userArgs(t, starts[1].Args)) != fmt.Sprint([]string{"--resume", convID("7")}) {
 		t.Fatalf("restarted with %q", starts[1].Args)
 	}
 	p.Type("exit 0")
