@@ -126,6 +126,11 @@ type State struct {
 	// changed (superclaude's addition).
 	AgentStatus   string
 	AgentStatusAt time.Time
+	// AgentUnknown says why AgentStatus is unknown: the agent's CLI does
+	// not say what it is doing, or what it says cannot be read now (an
+	// unreadable rollout file); empty once it can be read (superclaude's
+	// addition).
+	AgentUnknown string
 	// Limit names a usage or rate limit that stopped the agent, and
 	// LimitedUntil when it resets; both are cleared once the agent goes on
 	// (superclaude's addition).
@@ -518,6 +523,7 @@ var fields = []field{
 	floatField("costUSD", func(s *State) *float64 { return &s.CostUSD }),
 	strField("agentStatus", false, func(s *State) *string { return &s.AgentStatus }),
 	timeField("agentStatusAt", func(s *State) *time.Time { return &s.AgentStatusAt }),
+	strField("agentUnknown", false, func(s *State) *string { return &s.AgentUnknown }),
 	strField("limit", false, func(s *State) *string { return &s.Limit }),
 	timeField("limitedUntil", func(s *State) *time.Time { return &s.LimitedUntil }),
 	intField("restartsWithoutProgress", false, func(s *State) *int { return &s.NoProgress }),

@@ -211,7 +211,7 @@ func (s *Supervisor) restartSession(req restartRequest) (control.RestartAnswer, 
 		return control.RestartAnswer{Session: sess.Name, Dir: sess.Dir, Waiting: true}, nil
 	}
 	if !req.Now && status == StatusUnknown {
-		req.Reason += fmt.Sprintf("; the %s profile does not tell whether the agent is in the middle of a turn, so the restart did not wait for one to end", s.cfg.Profile.Name)
+		req.Reason += "; " + s.turnUnknown()
 	}
 	ans, err := s.performRestart(sess, req, 0)
 	ans.TurnUnknown = !req.Now && status == StatusUnknown

@@ -1,6 +1,9 @@
 package supervise
 
 import (
+	"errors"
+	"io/fs"
+
 	"github.com/superclaude/superclaude/internal/claude"
 	"github.com/superclaude/superclaude/internal/claudeargs"
 	"github.com/superclaude/superclaude/internal/envvar"
@@ -24,7 +27,11 @@ func claudeProfile() Profile {
 		RestartPrompt: claude.ContinuePrompt,
 		Dehydrate:     claude.Dehydrate,
 		Status: func(a Running) (string, error) {
-			return claude.AgentStatus(claude.ConfigDirOf(a.Env), a.Process.PID, a.Process.Start)
+			st, err := claude.AgentStatus(claude.ConfigDirOf(a.Env), a.Process.PID, a.Process.Start)
+			if errors.Is(err, fs.ErrNotExist) {
+				return "", nil // claude writes it once it runs: it has not said yet
+			}
+			return st, err
 		},
 		StatusFile: func(a Running) string {
 			return claude.AgentStatusFile(claude.ConfigDirOf(a.Env), a.Process.PID)

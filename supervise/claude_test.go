@@ -3,6 +3,8 @@ package supervise
 import (
 	"fmt"
 	"testing"
+
+	"github.com/superclaude/superclaude/proc"
 )
 
 func TestScanClaudeArgs(t *testing.T) {
@@ -112,5 +114,15 @@ func TestScanClaudeArgsWithTheInstalledClaudesSubcommands(t *testing.T) {
 	}
 	if fmt.Sprint(asked) != "[newthing newthing hello]" {
 		t.Errorf("asked about %q; a prompt with spaces and a known subcommand must not be looked up", asked)
+	}
+}
+
+// Claude Code writes what it is doing once it runs; until then the claude
+// profile has nothing to say — not an unreadable status, which +status
+// would show as unknown.
+func TestClaudeNotWrittenYetIsNotUnknown(t *testing.T) {
+	r := Running{Process: proc.Identity{PID: 4242424}, Env: []string{"CLAUDE_CONFIG_DIR=" + t.TempDir()}}
+	if st, err := Claude.Status(r); st != "" || err != nil {
+		t.Fatalf("no sessions file yet: %q, %v; want nothing said", st, err)
 	}
 }

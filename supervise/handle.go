@@ -2,7 +2,6 @@ package supervise
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/superclaude/superclaude/internal/guard"
 )
@@ -27,8 +26,10 @@ type Status struct {
 	AgentPID int `json:"agentPid,omitempty"`
 	// Agent is what the running agent is doing, as its CLI tells:
 	// StatusBusy, StatusIdle, StatusWaiting, or StatusUnknown when the
-	// profile cannot tell; empty when no agent runs.
-	Agent string `json:"agent,omitempty"`
+	// profile cannot tell or what it tells cannot be read (AgentUnknown
+	// says why); empty when no agent runs.
+	Agent        string `json:"agent,omitempty"`
+	AgentUnknown string `json:"agentUnknown,omitempty"`
 	// Conversation is the conversation the running agent has: the one it
 	// was started on (a resume), or the one learned from it since.
 	// Learned says the profile learned it from the running agent itself
@@ -65,6 +66,9 @@ func (s *Supervisor) Status() Status {
 		st.AgentPID = a.PID()
 		s.learnConversation()
 		st.Agent = s.agentStatus()
+		if st.Agent == StatusUnknown {
+			st.AgentUnknown = s.statusUnknown()
+		}
 	}
 	s.mu.Lock()
 	st.Conversation, st.ConversationUnknown = s.now.Conversation, s.unknownWhy
@@ -113,7 +117,7 @@ func (s *Supervisor) Restart(reason string, now bool) error {
 	status := s.agentStatus()
 	if now || s.cfg.Policy.TurnWait <= 0 || !mustWait(status) {
 		if status == StatusUnknown && !now {
-			reason += fmt.Sprintf("; the %s profile does not tell whether the agent is in the middle of a turn, so the restart did not wait for one to end", s.cfg.Profile.Name)
+			reason += "; " + s.turnUnknown()
 		}
 		return s.restartNow(reason, nil)
 	}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -106,20 +107,61 @@ func TestAnAgentThatTellsNothingIsShownAsUnknown(t *testing.T) {
 	}
 }
 
-// A profile whose Status fails (an unreadable rollout file, say) leaves
-// the agent running; the log says why, once.
-func TestAnUnreadableStatusLeavesTheAgentRunning(t *testing.T) {
+// A profile whose Status fails — here Codex's reader, given a rollout file
+// that is gone — leaves the agent running, and shows it as unknown with
+// why: in the handle's Status and in the session, which +status reads (an
+// audit of issue 16: +status showed nothing). The log says why, once.
+func TestAnUnreadableStatusShowsUnknownWithWhy(t *testing.T) {
 	var log syncBuffer
-	p := Profile{Name: "broken", Status: func(Running) (string, error) { return "", errors.New("rollout unreadable") }}
-	s := startSleeper(t, p, nil, &log)
-	st := waitStatus(t, s, "the agent", func(st Status) bool { return st.AgentPID != 0 })
-	for i := 0; i < 3; i++ {
-		if st = s.Status(); st.Agent != "" || st.Ended || st.AgentPID == 0 {
-			t.Fatalf("status %+v: want a running agent whose status is not known now", st)
-		}
+	store, err := state.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
 	}
-	if n := strings.Count(log.String(), "rollout unreadable"); n != 1 {
+	gone := filepath.Join(t.TempDir(), "rollout-2026-12-01T10-00-00-019a4f3c-7b2e-7c41-9d2a-5e6f7a8b9c0d.jsonl")
+	p := Profile{Name: "broken", Status: func(Running) (string, error) { return rolloutStatus(gone) }}
+	s := startSleeper(t, p, store, &log)
+	st := waitStatus(t, s, "the agent, unknown", func(st Status) bool { return st.AgentPID != 0 && st.Session != "" && st.Agent != "" })
+	for i := 0; i < 3; i++ {
+		if st.Agent != StatusUnknown || st.Ended || st.AgentPID == 0 ||
+			st.AgentUnknown != "its status cannot be read: no such file or directory" {
+			t.Fatalf("status %+v: want a running agent shown unknown, with why", st)
+		}
+		st = s.Status()
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		sess, err := store.Load(st.Session)
+		if err == nil && sess.AgentStatus == StatusUnknown && sess.AgentUnknown == st.AgentUnknown {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the session does not show the agent unknown with why: %+v, %v", sess, err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if n := strings.Count(log.String(), "no such file or directory"); n != 1 {
 		t.Errorf("the log says %d times that the status is unreadable, want once:\n%s", n, log.String())
+	}
+}
+
+// A reading of the agent's status that fails once — a file caught as its
+// CLI rewrites it reads as garbage for a moment — is not "unknown": the
+// last status stands until the next reading, which reads. (Found when
+// the unknown state was first shown: a fleet pane flickered to unknown.)
+func TestAStatusFailingOnceIsNotShownUnknown(t *testing.T) {
+	var n atomic.Int32
+	p := Profile{Name: "rewrites", Status: func(Running) (string, error) {
+		if n.Add(1)%2 == 1 {
+			return "", errors.New("unexpected end of JSON input")
+		}
+		return StatusBusy, nil
+	}}
+	s := startSleeper(t, p, nil, nil) // no sessions: only Status reads it
+	waitStatus(t, s, "the agent", func(st Status) bool { return st.AgentPID != 0 })
+	for i := 0; i < 10; i++ {
+		if st := s.Status(); st.Agent == StatusUnknown {
+			t.Fatalf("reading %d: a status that failed once shows unknown: %+v", i, st)
+		}
 	}
 }
 

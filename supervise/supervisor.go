@@ -173,8 +173,9 @@ type Supervisor struct {
 	// bound for the current agent ("" after each start), and unknownWhy
 	// why the conversation could not be learned, as last recorded.
 	learned, unknownWhy string
-	// statusErr is the last error of Profile.Status, said once.
-	statusErr string
+	// statusErr is the error of Profile.Status's last reading ("" when it
+	// read), said once in the log, and statusWhy says it for a person.
+	statusErr, statusWhy string
 	// endNote is what the run's end tells the person once the terminal
 	// is back, beside how it ended: a resume that was not made.
 	endNote string

@@ -1,6 +1,8 @@
 package supervise
 
 import (
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/superclaude/superclaude/internal/guard"
@@ -8,8 +10,9 @@ import (
 )
 
 // agentStatus is what the running agent says it is doing (Profile.Status):
-// StatusUnknown when the profile cannot tell, "" when no agent runs or the
-// agent has not said yet.
+// StatusUnknown when the profile cannot tell, or what it tells could not
+// be read twice in a row (statusUnknown says why); "" when no agent runs,
+// the agent has not said yet, or a first reading failed.
 func (s *Supervisor) agentStatus() string {
 	r, ok := s.running()
 	switch {
@@ -19,20 +22,52 @@ func (s *Supervisor) agentStatus() string {
 		return StatusUnknown
 	}
 	st, err := s.cfg.Profile.Status(r)
+	s.mu.Lock()
+	seen := err != nil && s.statusErr == err.Error()
+	s.statusErr = ""
+	if err != nil {
+		s.statusErr = err.Error()
+		s.statusWhy = "its status cannot be read: " + trouble(err)
+	}
+	s.mu.Unlock()
 	if err != nil {
 		// An unreadable file of the agent's (a rollout, a chat file) is
-		// the agent's business: it keeps running, and the last status
-		// stands. Said once per cause, in the log.
-		s.mu.Lock()
-		seen := s.statusErr == err.Error()
-		s.statusErr = err.Error()
-		s.mu.Unlock()
+		// the agent's business: it keeps running, shown as unknown with
+		// why (+status). A first failure lets the last status stand —
+		// a file read as its CLI rewrites it is garbage for a moment —
+		// and is said once per cause, in the log.
 		if !seen {
 			s.log.Warn("cannot read what the agent is doing", "profile", s.cfg.Profile.Name, "err", err)
+			return ""
 		}
-		return ""
+		return StatusUnknown
 	}
 	return st
+}
+
+// statusUnknown says, in a few words for +status, why the agent's status
+// is StatusUnknown: its CLI does not tell, or the last reading failed.
+func (s *Supervisor) statusUnknown() string {
+	if s.cfg.Profile.Status == nil {
+		return "its CLI does not tell"
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.statusErr == "" {
+		return ""
+	}
+	return s.statusWhy
+}
+
+// turnUnknown says, for the reason of a restart that did not wait for the
+// agent's turn, why it could not: the agent's status is unknown.
+func (s *Supervisor) turnUnknown() string {
+	if s.cfg.Profile.Status != nil {
+		if why := s.statusUnknown(); why != "" {
+			return "the agent's " + strings.TrimPrefix(why, "its ") + ", so the restart did not wait for a turn to end"
+		}
+	}
+	return fmt.Sprintf("the %s profile does not tell whether the agent is in the middle of a turn, so the restart did not wait for one to end", s.cfg.Profile.Name)
 }
 
 // statusFile is the file the running agent's status is read from
@@ -126,8 +161,14 @@ func (s *Supervisor) noteStatus(status string) {
 	// update) is written at the next poll instead of never.
 	sess := s.mine()
 	name := s.cfg.Profile.Name
-	if sess == nil || ((sess.State.AgentStatus == status || status == "") && sess.State.AgentProfile == name &&
-		time.Since(sess.State.LastHeartbeat) < HeartbeatEvery) {
+	why := ""
+	if status == StatusUnknown {
+		why = s.statusUnknown()
+	}
+	same := func(st *state.State) bool {
+		return (status == "" || st.AgentStatus == status && st.AgentUnknown == why) && st.AgentProfile == name
+	}
+	if sess == nil || (same(sess.State) && time.Since(sess.State.LastHeartbeat) < HeartbeatEvery) {
 		return
 	}
 	_, err := sess.Store.Update(sess.Name, "agent status", func(st *state.State) error {
@@ -136,12 +177,15 @@ func (s *Supervisor) noteStatus(status string) {
 		}
 		now := time.Now()
 		beat := now.Sub(st.LastHeartbeat) >= HeartbeatEvery
-		if (st.AgentStatus == status || status == "") && st.AgentProfile == name && !beat {
+		if same(st) && !beat {
 			return state.ErrNoChange
 		}
 		st.AgentProfile = name
 		if st.AgentStatus != status && status != "" {
 			st.AgentStatus, st.AgentStatusAt = status, now
+		}
+		if status != "" {
+			st.AgentUnknown = why
 		}
 		if beat {
 			st.LastHeartbeat = now

@@ -26,6 +26,7 @@ const (
 // process that had the same pid (claude leaves it behind when SIGKILLed)
 // is not believed: on Linux its procStart must be the process's start.
 // The file is opened without blocking and must be a small regular file.
+// A file that says no status yet is "" and no error.
 func AgentStatus(configDir string, pid int, start uint64) (string, error) {
 	path := AgentStatusFile(configDir, pid)
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW, 0)
@@ -57,6 +58,10 @@ func AgentStatus(configDir string, pid int, start uint64) (string, error) {
 	switch v.Status {
 	case StatusIdle, StatusBusy, StatusWaiting:
 		return v.Status, nil
+	case "":
+		// Written as claude starts, before it says anything (seen once,
+		// under load): not a status to show, nor an unreadable one.
+		return "", nil
 	}
 	return "", fmt.Errorf("%s: unknown status %q", path, v.Status)
 }

@@ -46,3 +46,15 @@ func TestConfigDirOf(t *testing.T) {
 		t.Fatalf("%q", got)
 	}
 }
+
+// A sessions file written as claude starts, with no status in it yet,
+// says nothing — it is not a file that cannot be read (which +status
+// would show as unknown).
+func TestAgentStatusOfAFileWithNoStatusYet(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "sessions"), 0o700)
+	os.WriteFile(AgentStatusFile(dir, 4242), []byte(`{"pid":4242,"procStart":"7"}`), 0o600)
+	if st, err := AgentStatus(dir, 4242, 7); st != "" || err != nil {
+		t.Fatalf("no status yet: %q, %v; want nothing said", st, err)
+	}
+}

@@ -52,6 +52,9 @@ type SessionView struct {
 	// user's input), or unknown when its CLI does not tell; empty when the
 	// session is not running.
 	Agent string `json:"agent,omitempty"`
+	// AgentUnknown says why Agent is unknown: its CLI does not tell, or
+	// what it tells cannot be read (an unreadable rollout file).
+	AgentUnknown string `json:"agentUnknown,omitempty"`
 	// Profile names the agent CLI (claude, codex, gemini …), when the
 	// supervisor recorded it.
 	Profile string `json:"profile,omitempty"`
@@ -107,6 +110,9 @@ func View(s state.Session, alive bool, now time.Time) SessionView {
 	default:
 		v.State = Running
 		v.Agent = st.AgentStatus
+		if v.Agent == "unknown" {
+			v.AgentUnknown = st.AgentUnknown
+		}
 		v.NeedsInput = st.AgentStatus == "waiting"
 	}
 	if !st.LastHeartbeat.IsZero() {
@@ -265,6 +271,9 @@ func writeTable(w io.Writer, views []SessionView, now time.Time, hosts bool) err
 		agent := dash(v.Agent)
 		if v.NeedsInput {
 			agent = "NEEDS INPUT"
+		}
+		if v.AgentUnknown != "" {
+			agent += " (" + v.AgentUnknown + ")"
 		}
 		if v.Profile != "" && v.Profile != "claude" {
 			agent = v.Profile + ": " + agent

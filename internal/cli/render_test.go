@@ -76,3 +76,26 @@ func TestStatusShowsAnUnlabelledPaneAsItsNumber(t *testing.T) {
 		t.Errorf("table:\n%s", b.String())
 	}
 }
+
+// An agent whose status cannot be read now (its rollout file gone, say)
+// shows in +status as unknown, with why — in the table and in --json —
+// not as an empty cell (an audit of issue 16); the why goes once the
+// agent's status can be read again.
+func TestAnUnreadableAgentStatusShowsUnknownWithWhy(t *testing.T) {
+	now := time.Now()
+	st := &state.State{PID: 1, Lifecycle: state.Active, LastHeartbeat: now, AgentProfile: "codex",
+		AgentStatus: "unknown", AgentUnknown: "its status cannot be read: no such file or directory"}
+	v := View(state.Session{Name: "s", State: st}, true, now)
+	if v.Agent != "unknown" || v.AgentUnknown != st.AgentUnknown {
+		t.Fatalf("view %+v", v)
+	}
+	var b strings.Builder
+	WriteTable(&b, []SessionView{v}, now)
+	if !strings.Contains(b.String(), "codex: unknown (its status cannot be read: no such file or directory)") {
+		t.Errorf("table:\n%s", b.String())
+	}
+	st.AgentStatus = "idle"
+	if v := View(state.Session{Name: "s", State: st}, true, now); v.AgentUnknown != "" {
+		t.Errorf("an agent read again still shows why it was unknown: %+v", v)
+	}
+}

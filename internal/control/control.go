@@ -77,6 +77,7 @@ type Status struct {
 	Pane                string  `json:"pane,omitempty"`
 	AgentPID            int     `json:"agentPid,omitempty"`
 	Agent               string  `json:"agent,omitempty"`
+	AgentUnknown        string  `json:"agentUnknown,omitempty"`
 	Conversation        string  `json:"conversation,omitempty"`
 	Learned             bool    `json:"learned,omitempty"`
 	ConversationUnknown string  `json:"conversationUnknown,omitempty"`
