@@ -20,7 +20,9 @@ type HookInput struct {
 	PromptID  string          `json:"prompt_id"`
 	ToolName  string          `json:"tool_name"`
 	ToolInput json.RawMessage `json:"tool_input"`
-	// Source is SessionStart's: startup, resume, clear or compact.
+	// Source is SessionStart's (startup, resume, clear or compact) and
+	// UserPromptSubmit's: who put the prompt there (user, sdk, system,
+	// loop_wakeup, schedule_wakeup, poll_event; see Injected).
 	Source string `json:"source"`
 	// Prompt is UserPromptSubmit's.
 	Prompt string `json:"prompt"`

@@ -27,19 +27,44 @@ func OwnPrompt(text string) bool {
 	return strings.HasPrefix(t, SessionCommand+" ") || strings.HasPrefix(t, state.CarriedIntro)
 }
 
+// AutoContinueText is how the continuation Claude Code sends by itself
+// after a usage limit resets (its own auto-continue, AutoContinueSetting)
+// begins, as 2.1.330 words it when the server gives no text of its own
+// (docs/claude-code-limits.md, §10).
+const AutoContinueText = "Your claude.ai usage limit has reset. Continue the task you were working on"
+
+// Injected reports whether a UserPromptSubmit's prompt is one claude put
+// there itself, not one the person typed: its source says a machine
+// injected it — "system" (claude's own auto-continuation after a usage
+// limit, which it queues as a meta prompt; a task notification), a
+// scheduled or loop wakeup, a polled event — or its text is claude's
+// auto-continuation. "user" (typed, queued, a suggestion taken) and "sdk"
+// (-p) are the person's, and so is a payload without a source (claude
+// before it said). Such a prompt is not the person's to carry over a
+// restart, nor a sign that the person went on after a limit.
+func Injected(in HookInput) bool {
+	switch in.Source {
+	case "", "user", "sdk":
+	default:
+		return true
+	}
+	return strings.HasPrefix(strings.TrimSpace(in.Prompt), AutoContinueText)
+}
+
 // RecordPrompt notes a prompt the UserPromptSubmit hook received, at now.
 // Claude Code runs that hook before it sends the prompt anywhere — before
 // its transcript holds it — so this is the one place a prompt typed a
 // moment before a restart is certain to be found. The person's prompts are
 // kept in st.PendingPrompts until the turn that answers them ends
-// (AnswerPrompt); every prompt, superclaude's own included, becomes
-// st.LastPromptID. It reports whether st changed.
+// (AnswerPrompt); every prompt, superclaude's own and claude's own
+// (Injected) included, becomes st.LastPromptID, so that the end of its
+// turn answers the person's before it. It reports whether st changed.
 func RecordPrompt(st *state.State, in HookInput, now time.Time) bool {
 	if in.Unreadable != "" {
 		return false
 	}
 	st.LastPromptID, st.LastPromptAt = in.PromptID, now
-	if OwnPrompt(in.Prompt) || strings.TrimSpace(in.Prompt) == "" {
+	if OwnPrompt(in.Prompt) || Injected(in) || strings.TrimSpace(in.Prompt) == "" {
 		return true
 	}
 	text := in.Prompt
