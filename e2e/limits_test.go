@@ -77,3 +77,40 @@ func TestUsageLimitContinuesAfterTheReset(t *testing.T) {
 	tm.typeLine(pane, "/exit")
 	w.until("superclaude to exit", func() bool { return !proc.Alive(sup) })
 }
+
+// With SUPERCLAUDE_LIMIT_CONTINUE=0 nothing goes on by itself, and the
+// status line says so (issue 18: it still said "continues at 14:02"): the
+// variable reaches the supervisor's policy and the hooks claude runs, the
+// limit is recorded as the person's to go on from, and the line claude
+// draws says "resets at … · type to go on" — never "continues at" — and
+// +status "(you go on)".
+func TestLimitContinueOffSaysTypeToGoOn(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.unsetEnv("ANTHROPIC_API_KEY")
+	w.setEnv("ANTHROPIC_AUTH_TOKEN="+fakeapi.GatewayToken, "SUPERCLAUDE_LIMIT_CONTINUE=0")
+	tm := w.tmux()
+	pane := tm.pane("limitoff", "main", "")
+	tm.send(pane, "superclaude")
+	sup := tm.supervisor(pane)
+	sess := w.mine(sup.PID, "the supervisor's own session to bind", func(st *state.State) bool { return st.SessionID != "" })
+
+	// A reset an hour ahead: the test never waits for it.
+	reset := time.Now().Add(time.Hour).Truncate(time.Minute)
+	w.api.SetGate(fakeapi.LimitedUntil(reset, fakeapi.UsageLimited))
+	tm.typeLine(pane, "build the parser")
+	st := w.session(sess.Name, "the limit recorded", func(st *state.State) bool { return st.Limit != "" })
+	if st.LimitContinue != state.LimitByNobody {
+		t.Errorf("the limit records %q going on after it, want %q (the person)", st.LimitContinue, state.LimitByNobody)
+	}
+	screen := tm.waitScreen(pane, "resets at "+reset.Local().Format("15:04")+" · type to go on")
+	if strings.Contains(screen, "continues at") {
+		t.Errorf("the status line promises a continue that will not come:\n%s", screen)
+	}
+	if out, err := w.sc("+status"); err != nil || !strings.Contains(out, "(you go on)") {
+		t.Errorf("+status does not say the person goes on: %v\n%s", err, out)
+	}
+	w.api.SetGate(nil)
+	tm.typeLine(pane, "/exit")
+	w.until("superclaude to exit", func() bool { return !proc.Alive(sup) })
+}
