@@ -134,15 +134,18 @@ func (s *tmuxServer) codexReady(pane string) {
 // typeCodex types a prompt into Codex as a person does: once its composer
 // is drawn, the text; once the text shows on the composer's line (›),
 // Enter.
-func (s *tmuxServer) typeCodex(pane, text string) { s.typeInto(pane, "? for shortcuts", "›", text) }
+func (s *tmuxServer) typeCodex(pane, text string) { s.typeInto(pane, "? for shortcuts", text, "›") }
 
-// typeGemini types a prompt into Gemini CLI the same way (its composer
-// line starts with >).
+// geminiComposer are the marks Gemini CLI's composer line starts with: >,
+// or * when its tools run without asking (--approval-mode yolo).
+var geminiComposer = []string{">", "*"}
+
+// typeGemini types a prompt into Gemini CLI the same way.
 func (s *tmuxServer) typeGemini(pane, text string) {
-	s.typeInto(pane, "Type your message", ">", text)
+	s.typeInto(pane, "Type your message", text, geminiComposer...)
 }
 
-func (s *tmuxServer) typeInto(pane, ready, marker, text string) {
+func (s *tmuxServer) typeInto(pane, ready, text string, markers ...string) {
 	s.w.t.Helper()
 	s.waitScreen(pane, ready)
 	s.must("send-keys", "-t", pane, "-l", text)
@@ -151,7 +154,7 @@ func (s *tmuxServer) typeInto(pane, ready, marker, text string) {
 		probe = probe[:50]
 	}
 	deadline := time.Now().Add(wait)
-	for !lineShows(s.capture(pane), marker, probe) {
+	for !lineShows(s.capture(pane), probe, markers...) {
 		if time.Now().After(deadline) {
 			s.w.t.Fatalf("pane %s: the composer never showed %q; screen:\n%s", pane, probe, s.capture(pane))
 		}
@@ -161,12 +164,15 @@ func (s *tmuxServer) typeInto(pane, ready, marker, text string) {
 	s.must("send-keys", "-t", pane, "Enter")
 }
 
-// lineShows reports whether a line of screen has text right after marker.
-func lineShows(screen, marker, text string) bool {
+// lineShows reports whether a line of screen has text right after one of
+// markers.
+func lineShows(screen, text string, markers ...string) bool {
 	for _, line := range strings.Split(screen, "\n") {
-		_, after, ok := strings.Cut(line, marker)
-		if ok && strings.HasPrefix(strings.TrimLeft(after, " \u00a0"), text) {
-			return true
+		for _, marker := range markers {
+			_, after, ok := strings.Cut(line, marker)
+			if ok && strings.HasPrefix(strings.TrimLeft(after, " \u00a0"), text) {
+				return true
+			}
 		}
 	}
 	return false

@@ -26,7 +26,7 @@ func (w *geminiWorld) turn(tm *tmuxServer, pane, prompt string) *fakegemini.Requ
 		if r, ok := w.gemini.WaitAfter(mark, 5*time.Second, sent); ok {
 			return r
 		}
-		if lineShows(tm.capture(pane), ">", prompt) {
+		if lineShows(tm.capture(pane), prompt, geminiComposer...) {
 			tm.must("send-keys", "-t", pane, "Enter")
 		} else {
 			tm.typeGemini(pane, prompt)
