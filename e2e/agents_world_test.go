@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -125,6 +126,21 @@ func gitInit(t *testing.T, w *world) {
 	}
 }
 
+// runProfile types `superclaude +run --profile profile -- args` into pane's
+// shell and returns the supervisor once it runs.
+func (s *tmuxServer) runProfile(pane, profile string, args ...string) proc.Identity {
+	s.w.t.Helper()
+	line := "superclaude +run --profile " + profile
+	if len(args) > 0 {
+		line += " --"
+		for _, a := range args {
+			line += " " + shellQuote(a)
+		}
+	}
+	s.send(pane, line)
+	return s.supervisor(pane)
+}
+
 // codexReady waits until the Codex TUI in pane waits at its prompt.
 func (s *tmuxServer) codexReady(pane string) {
 	s.w.t.Helper()
@@ -190,4 +206,73 @@ func agentProcs(supervisor proc.Identity, word string) []proc.Info {
 		}
 	}
 	return out
+}
+
+// plainShell is what a pane of the person's own runs an agent CLI after:
+// no superclaude variable in its environment.
+const plainShell = "unset $(env | sed -n 's/^\\(SUPERCLAUDE_[A-Z_]*\\)=.*/\\1/p'); "
+
+// leftAlone checks that a plain agent in pane plain is left alone by the
+// one supervisor runs. Their tools have written plain.env and
+// supervised.env into the project: the supervised one's carries its
+// supervisor's mark, the plain one's no superclaude variable. Then the
+// supervised agent is ended (end), and every process of the plain pane
+// must still run, with no superclaude variable, and its tool still work
+// (turn, given a prompt).
+func (w *world) leftAlone(tm *tmuxServer, plain, agent string, sup proc.Identity, end func(), turn func(prompt string)) {
+	t := w.t
+	t.Helper()
+	if env := strings.Split(w.waitFile(filepath.Join(w.project, "supervised.env")), "\n"); !slices.Contains(env, "SUPERCLAUDE_SUPERVISOR="+sup.String()) {
+		t.Errorf("the supervised %s's tool ran without its supervisor's mark", agent)
+	}
+	if kv := hasSuperclaudeVar(strings.Split(w.waitFile(filepath.Join(w.project, "plain.env")), "\n")); kv != "" {
+		t.Errorf("the plain %s's tool got superclaude's %s", agent, kv)
+	}
+	shellPID, _ := strconv.Atoi(tm.must("display-message", "-p", "-t", plain, "#{pane_pid}"))
+	tree, _ := proc.Tree(shellPID)
+	if len(tree) == 0 {
+		t.Fatalf("the plain %s runs no process", agent)
+	}
+	end()
+	w.until("the supervisor to end", func() bool { return !proc.Alive(sup) })
+	for _, p := range tree {
+		if !proc.Alive(p.Identity) {
+			t.Errorf("the plain %s's process %d was ended with the supervised one", agent, p.PID)
+		}
+		if kv := hasSuperclaudeVar(environOf(p.PID)); kv != "" {
+			t.Errorf("the plain %s's process %d has superclaude's %s", agent, p.PID, kv)
+		}
+	}
+	after := filepath.Join(w.project, "plain-after.txt")
+	turn("run: echo still here > " + after)
+	if got := w.waitFile(after); got != "still here\n" {
+		t.Errorf("the plain %s's tool after the sweep wrote %q", agent, got)
+	}
+}
+
+// oneAnswerRunsOnce runs a one-answer command in pane's shell plainly and
+// then under superclaude (supervised), against an API the caller made fail
+// every turn, and checks that superclaude made as many model requests as
+// the plain run (requests counts them so far), exited with its code, and
+// sent nothing through the supervision tree. It returns the plain run's
+// code and requests.
+func (w *world) oneAnswerRunsOnce(tm *tmuxServer, pane, plain, supervised string, requests func() int) (code, n int) {
+	t := w.t
+	t.Helper()
+	plainOut, plainCode := tm.runShell(pane, plain+" </dev/null")
+	n = requests()
+	if plainCode == 0 || n == 0 {
+		t.Fatalf("%s against a failing API: exit %d, %d requests\n%s", plain, plainCode, n, plainOut)
+	}
+	out, got := tm.runShell(pane, supervised+" </dev/null")
+	if got != plainCode {
+		t.Errorf("%s exited %d, want %s's own %d\n%s", supervised, got, plain, plainCode, out)
+	}
+	if again := requests() - n; again != n {
+		t.Errorf("%s made %d model requests, %s %d: it ran again", supervised, again, plain, n)
+	}
+	if starts := len(w.agentStarts()); starts != 0 {
+		t.Errorf("a one-answer run went through the supervision tree (%d starts)", starts)
+	}
+	return plainCode, n
 }

@@ -4,7 +4,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -101,39 +100,16 @@ func TestPlainClaudeInAnotherPaneIsLeftAlone(t *testing.T) {
 	w := newWorld(t)
 	tm := w.tmux()
 	plain := tm.pane("pl", "plain", "")
-	tm.send(plain, "unset $(env | sed -n 's/^\\(SUPERCLAUDE_[A-Z_]*\\)=.*/\\1/p'); claude")
+	tm.send(plain, plainShell+"claude")
 	tm.typeLine(plain, "run: env > "+filepath.Join(w.project, "plain.env"))
 	supervised := tm.pane("pl", "supervised", "")
 	tm.send(supervised, "superclaude")
 	sup := tm.supervisor(supervised)
 	tm.typeLine(supervised, "run: env > "+filepath.Join(w.project, "supervised.env"))
-
-	if env := strings.Split(w.waitFile(filepath.Join(w.project, "supervised.env")), "\n"); !slices.Contains(env, "SUPERCLAUDE_SUPERVISOR="+sup.String()) {
-		t.Errorf("the supervised claude's tool ran without its supervisor's mark")
-	}
-	if kv := hasSuperclaudeVar(strings.Split(w.waitFile(filepath.Join(w.project, "plain.env")), "\n")); kv != "" {
-		t.Errorf("the plain claude's tool got superclaude's %s", kv)
-	}
-	shellPID, _ := strconv.Atoi(tm.must("display-message", "-p", "-t", plain, "#{pane_pid}"))
-	tree, _ := proc.Tree(shellPID)
-	if len(tree) == 0 {
-		t.Fatal("the plain claude runs no process")
-	}
-	w.mine(sup.PID, "the supervised claude's turn to end", func(st *state.State) bool { return st.AgentStatus == "idle" })
-	tm.typeLine(supervised, "/exit")
-	w.until("the supervisor to end", func() bool { return !proc.Alive(sup) })
-	for _, p := range tree {
-		if !proc.Alive(p.Identity) {
-			t.Errorf("the plain claude's process %d was ended with the supervised one", p.PID)
-		}
-		if kv := hasSuperclaudeVar(environOf(p.PID)); kv != "" {
-			t.Errorf("the plain claude's process %d has superclaude's %s", p.PID, kv)
-		}
-	}
-	tm.typeLine(plain, "run: echo still here > "+filepath.Join(w.project, "plain-after.txt"))
-	if got := w.waitFile(filepath.Join(w.project, "plain-after.txt")); got != "still here\n" {
-		t.Errorf("the plain claude's tool after the sweep wrote %q", got)
-	}
+	w.leftAlone(tm, plain, "claude", sup, func() {
+		w.mine(sup.PID, "the supervised claude's turn to end", func(st *state.State) bool { return st.AgentStatus == "idle" })
+		tm.typeLine(supervised, "/exit")
+	}, func(prompt string) { tm.typeLine(plain, prompt) })
 }
 
 // A one-answer run that fails is not run again (issue 16's rule, for the
@@ -148,20 +124,6 @@ func TestPrintModeThatFailsIsNotRunAgain(t *testing.T) {
 	w.api.Fallback = func(*fakeapi.Request) fakeapi.Reply {
 		return fakeapi.ErrorReply(400, "invalid_request_error", "refused by the test")
 	}
-	plainOut, plainCode := tm.runShell(pane, "claude -p 'say hi' </dev/null")
-	plain := len(w.api.Turns())
-	if plainCode == 0 || plain == 0 {
-		t.Fatalf("plain claude -p against a refusing API: exit %d, %d requests\n%s", plainCode, plain, plainOut)
-	}
-	out, code := tm.runShell(pane, "superclaude -p 'say hi' </dev/null")
-	if code != plainCode {
-		t.Errorf("superclaude -p exited %d, want claude -p's own %d\n%s", code, plainCode, out)
-	}
-	if n := len(w.api.Turns()) - plain; n != plain {
-		t.Errorf("superclaude -p made %d model requests, plain claude -p %d: it ran again", n, plain)
-	}
-	if n := len(w.agentStarts()); n != 0 {
-		t.Errorf("a one-answer run went through the supervision tree (%d starts)", n)
-	}
-	t.Logf("claude -p against an API that answers 400: exit %d after %d request(s)", plainCode, plain)
+	code, n := w.oneAnswerRunsOnce(tm, pane, "claude -p 'say hi'", "superclaude -p 'say hi'", func() int { return len(w.api.Turns()) })
+	t.Logf("claude -p against an API that answers 400: exit %d after %d request(s)", code, n)
 }

@@ -51,15 +51,7 @@ func TestCodexTurnCtrlZAndExitCode(t *testing.T) {
 // --), and returns the supervisor once Codex waits at its prompt.
 func (w *codexWorld) codexStart(tm *tmuxServer, pane string, args ...string) proc.Identity {
 	w.t.Helper()
-	line := "superclaude +run --profile codex"
-	if len(args) > 0 {
-		line += " --"
-		for _, a := range args {
-			line += " " + shellQuote(a)
-		}
-	}
-	tm.send(pane, line)
-	sup := tm.supervisor(pane)
+	sup := tm.runProfile(pane, "codex", args...)
 	tm.codexReady(pane)
 	return sup
 }

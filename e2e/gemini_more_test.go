@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -102,15 +101,7 @@ func TestGeminiRestartDoesNotReplayTheFirstPrompt(t *testing.T) {
 // --), and returns the supervisor once Gemini CLI waits at its prompt.
 func (w *geminiWorld) geminiStart(tm *tmuxServer, pane string, args ...string) proc.Identity {
 	w.t.Helper()
-	line := "superclaude +run --profile gemini"
-	if len(args) > 0 {
-		line += " --"
-		for _, a := range args {
-			line += " " + shellQuote(a)
-		}
-	}
-	tm.send(pane, line)
-	sup := tm.supervisor(pane)
+	sup := tm.runProfile(pane, "gemini", args...)
 	tm.waitScreen(pane, "Type your message")
 	return sup
 }
@@ -173,22 +164,8 @@ func TestGeminiPromptModeRunsOnce(t *testing.T) {
 	tm := w.tmux()
 	pane := tm.pane("gp1", "main", "")
 	w.gemini.Fallback = func(*fakegemini.Request) fakegemini.Reply { return fakegemini.Reply{Status: 400} }
-	plainOut, plainCode := tm.runShell(pane, "gemini -p 'say hi' </dev/null")
-	plain := len(w.gemini.Turns())
-	if plainCode == 0 || plain == 0 {
-		t.Fatalf("plain gemini -p against a failing API: exit %d, %d requests\n%s", plainCode, plain, plainOut)
-	}
-	out, code := tm.runShell(pane, "superclaude +run --profile gemini -- -p 'say hi' </dev/null")
-	if code != plainCode {
-		t.Errorf("superclaude exited %d, want gemini -p's own %d\n%s", code, plainCode, out)
-	}
-	if n := len(w.gemini.Turns()) - plain; n != plain {
-		t.Errorf("gemini -p under superclaude made %d model requests, plain gemini -p %d: it ran again", n, plain)
-	}
-	if n := len(w.agentStarts()); n != 0 {
-		t.Errorf("a one-answer run went through the supervision tree (%d starts)", n)
-	}
-	t.Logf("gemini -p against an API that answers 400: exit %d after %d request(s)", plainCode, plain)
+	code, n := w.oneAnswerRunsOnce(tm, pane, "gemini -p 'say hi'", "superclaude +run --profile gemini -- -p 'say hi'", func() int { return len(w.gemini.Turns()) })
+	t.Logf("gemini -p against an API that answers 400: exit %d after %d request(s)", code, n)
 }
 
 // A restart asked for from outside waits for Gemini CLI's turn to end,
@@ -243,36 +220,14 @@ func TestPlainGeminiInAnotherPaneIsLeftAlone(t *testing.T) {
 	w := newGeminiWorld(t)
 	tm := w.tmux()
 	plain := tm.pane("gl", "plain", "")
-	tm.send(plain, "unset $(env | sed -n 's/^\\(SUPERCLAUDE_[A-Z_]*\\)=.*/\\1/p'); gemini --approval-mode yolo")
+	tm.send(plain, plainShell+"gemini --approval-mode yolo")
 	tm.waitScreen(plain, "Type your message")
 	w.turn(tm, plain, "run: env > plain.env")
 	supervised := tm.pane("gl", "supervised", "")
 	sup := w.geminiStart(tm, supervised, "--approval-mode", "yolo")
 	w.turn(tm, supervised, "run: env > supervised.env")
-
-	if env := strings.Split(w.waitFile(filepath.Join(w.project, "supervised.env")), "\n"); !slices.Contains(env, "SUPERCLAUDE_SUPERVISOR="+sup.String()) {
-		t.Errorf("the supervised gemini's tool ran without its supervisor's mark")
-	}
-	if kv := hasSuperclaudeVar(strings.Split(w.waitFile(filepath.Join(w.project, "plain.env")), "\n")); kv != "" {
-		t.Errorf("the plain gemini's tool got superclaude's %s", kv)
-	}
-	shellPID, _ := strconv.Atoi(tm.must("display-message", "-p", "-t", plain, "#{pane_pid}"))
-	tree, _ := proc.Tree(shellPID)
-	if len(tree) == 0 {
-		t.Fatal("the plain gemini runs no process")
-	}
-	w.until("the supervised gemini's turn to end", func() bool { v := w.statusOf(sup); return v != nil && v["agent"] == "idle" })
-	w.quit(tm, supervised, sup)
-	for _, p := range tree {
-		if !proc.Alive(p.Identity) {
-			t.Errorf("the plain gemini's process %d was ended with the supervised one", p.PID)
-		}
-		if kv := hasSuperclaudeVar(environOf(p.PID)); kv != "" {
-			t.Errorf("the plain gemini's process %d has superclaude's %s", p.PID, kv)
-		}
-	}
-	w.turn(tm, plain, "run: echo still here > plain-after.txt")
-	if got := w.waitFile(filepath.Join(w.project, "plain-after.txt")); got != "still here\n" {
-		t.Errorf("the plain gemini's tool after the sweep wrote %q", got)
-	}
+	w.leftAlone(tm, plain, "gemini", sup, func() {
+		w.until("the supervised gemini's turn to end", func() bool { v := w.statusOf(sup); return v != nil && v["agent"] == "idle" })
+		w.quit(tm, supervised, sup)
+	}, func(prompt string) { w.turn(tm, plain, prompt) })
 }
