@@ -71,6 +71,9 @@ type running struct {
 	// agentEnv is superclaude's variables as its agent got them: what a
 	// status line or hook run by the agent would have.
 	agentEnv []string
+	// session is the name of the session superclaude's supervisor owns,
+	// once looked up (sessionOf).
+	session string
 }
 
 // start runs argv (superclaude, or gosup with the agent) in the rig, in
