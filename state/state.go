@@ -86,7 +86,9 @@ type State struct {
 	Keywords           string
 	// StartedAt is when the session was created.
 	StartedAt time.Time
-	// LastHeartbeat is the last activity seen.
+	// LastHeartbeat is the last activity seen by a phase, a log or a
+	// status line that runs with no supervisor (LastActivity is the
+	// latest of all).
 	LastHeartbeat time.Time
 	// RestartPrompt is the first prompt of the agent after an overflow
 	// restart: written by restart, deleted by the supervisor.
@@ -798,4 +800,20 @@ func Parse(data []byte, now time.Time) (*State, error) {
 		return nil, asError("", err)
 	}
 	return s, nil
+}
+
+// LastActivity is the latest sign of life the state records: its heartbeat
+// (a phase, a log, a status line that runs with no supervisor), the
+// agent's last change between busy, idle and waiting, its activation or
+// creation. A supervisor writes no heartbeat of its own, only changes: a
+// view asks a live one whether it answers (control.Ask) rather than read
+// its age here.
+func (s *State) LastActivity() time.Time {
+	t := s.LastHeartbeat
+	for _, u := range []time.Time{s.AgentStatusAt, s.ActivatedAt, s.StartedAt} {
+		if u.After(t) {
+			t = u
+		}
+	}
+	return t
 }

@@ -2,10 +2,10 @@ package main
 
 import (
 	"context"
+	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/superclaude/superclaude/internal/cli"
 	"github.com/superclaude/superclaude/internal/dashboard"
 	"github.com/superclaude/superclaude/internal/hosts"
 )
@@ -23,7 +23,7 @@ directory superclaude knows, refreshed every --refresh:
   SESSION PANE STATE SKILL/PHASE CTX COST INPUT LIMIT RST LAST EVENT
 
 STATE is running, stopped (its supervisor is gone) or stale (its
-supervisor runs but no heartbeat came for --stale-after).
+supervisor runs but did not answer within a second when asked).
 
 Keys: ↑/↓ or j/k select · enter or a attach to the session's tmux pane ·
 r restart its agent · s stop it (both ask first) · w its +why ·
@@ -33,7 +33,12 @@ u refresh now · q quit.`,
 	}
 	f := cmd.Flags()
 	f.DurationVar(&o.Refresh, "refresh", dashboard.DefaultRefresh, "how often to read the sessions again")
-	f.DurationVar(&cli.StaleAfter, "stale-after", cli.StaleAfter, "a live supervisor without a heartbeat for this long shows as stale")
+	// --stale-after set how old a heartbeat made a supervisor stale; a
+	// supervisor writes none now (it is asked instead), and the flag is
+	// kept so that the commands that give it still run.
+	var staleAfter time.Duration
+	f.DurationVar(&staleAfter, "stale-after", 0, "no longer used: a live supervisor that does not answer shows as stale")
+	f.MarkDeprecated("stale-after", "a live supervisor that does not answer when asked shows as stale; it no longer writes a heartbeat")
 	f.StringArrayVar(&o.Sessions, "sessions", nil, "read only this sessions directory (repeatable)")
 	f.StringArrayVar(&o.TmuxSockets, "tmux-socket", nil, "also look for panes on this tmux server: a name (tmux -L) or a socket path (repeatable)")
 	f.BoolVar(&local, "local", false, "only this machine's sessions, not those of the hosts your fleets run on")

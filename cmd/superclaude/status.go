@@ -37,13 +37,14 @@ func newStatusCmd() *cobra.Command {
 	var f statusFlags
 	cmd := &cobra.Command{
 		Use:   "+status",
-		Short: "every session of yours, from any directory: pane, state, agent, lifecycle, context, cost, heartbeat, restarts",
+		Short: "every session of yours, from any directory: pane, state, agent, lifecycle, context, cost, activity, restarts",
 		Long: `List every session of yours, in every sessions directory superclaude knows,
 wherever you run it: its pane, its state — running, stale (its supervisor
-runs but has written no heartbeat for 5 minutes) or stopped (its supervisor
-is gone) —, what its agent does (busy, idle, NEEDS INPUT), its lifecycle,
-flags (overflowed, restarting, a usage limit, HALTED), context, cost,
-heartbeat and restarts. --here lists only the current project's.`,
+runs but did not answer within a second when asked) or stopped (its
+supervisor is gone) —, what its agent does (busy, idle, NEEDS INPUT), its
+lifecycle, flags (overflowed, restarting, a usage limit, HALTED), context,
+cost, when it last showed activity and restarts. --here lists only the
+current project's.`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error { return runStatus(c.OutOrStdout(), f) },
 	}

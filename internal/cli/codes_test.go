@@ -48,7 +48,7 @@ func TestWriteCodesGroupsByPlace(t *testing.T) {
 	}
 	b.Reset()
 	WriteCodes(&b, "dashboard")
-	if strings.Contains(b.String(), "HEARTBEAT") || strings.Contains(b.String(), "dashboard:") {
+	if strings.Contains(b.String(), "ACTIVITY") || strings.Contains(b.String(), "dashboard:") {
 		t.Errorf("WriteCodes(dashboard):\n%s", b.String())
 	}
 }

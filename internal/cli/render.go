@@ -12,8 +12,10 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/superclaude/superclaude/internal/control"
 	"github.com/superclaude/superclaude/internal/termtext"
 	"github.com/superclaude/superclaude/internal/tmux"
+	"github.com/superclaude/superclaude/proc"
 	"github.com/superclaude/superclaude/state"
 )
 
@@ -24,12 +26,12 @@ type SessionView struct {
 	Pane string `json:"pane,omitempty"`
 	PID  int    `json:"pid"`
 	// OwnerAlive is whether its supervisor verified alive; State says
-	// more: running, stale (alive, but no heartbeat for StaleAfter) or
-	// stopped (the supervisor is gone).
+	// more: running, stale (alive, but it did not answer when asked:
+	// MarkSupervisors) or stopped (the supervisor is gone).
 	OwnerAlive bool `json:"ownerAlive"`
 	// NoSupervisor is set when the owner is alive but no supervisor: a
 	// shell where `+session activate` was typed by hand. Nothing can
-	// restart or stop its agent (see MarkUnsupervised).
+	// restart or stop its agent (see MarkSupervisors).
 	NoSupervisor bool            `json:"noSupervisor,omitempty"`
 	State        string          `json:"state"`
 	Skill        string          `json:"skill,omitempty"`
@@ -47,7 +49,10 @@ type SessionView struct {
 	ContextUsage  float64 `json:"contextUsage"`
 	SessionID     string  `json:"sessionId,omitempty"`
 	LastHeartbeat string  `json:"lastHeartbeat,omitempty"`
-	Restarts      int     `json:"restarts"`
+	// LastActivity is the session's latest sign of life
+	// (state.State.LastActivity).
+	LastActivity string `json:"lastActivity,omitempty"`
+	Restarts     int    `json:"restarts"`
 	// Agent is what a running agent does: busy, idle, waiting (for the
 	// user's input), or unknown when its CLI does not tell; empty when the
 	// session is not running.
@@ -84,13 +89,11 @@ const (
 	Stopped = "stopped"
 )
 
-// StaleAfter is how long a running session's supervisor may go without a
-// heartbeat (it writes one at least every minute while its agent runs)
-// before the session shows as stale.
-var StaleAfter = 5 * time.Minute
-
 // View summarises one session; alive is whether its owner verified alive,
-// now the time of the view.
+// now the time of the view. A live owner shows as running until
+// MarkSupervisors has asked it: what its state file says cannot tell a
+// hung supervisor from one whose agent is quiet (issue 22: a supervisor
+// writes nothing while nothing changes).
 func View(s state.Session, alive bool, now time.Time) SessionView {
 	st := s.State
 	v := SessionView{
@@ -102,21 +105,21 @@ func View(s state.Session, alive bool, now time.Time) SessionView {
 		CostUSD: st.CostUSD, Limit: st.Limit, Halted: st.Halted, LastExit: st.LastExit,
 		Profile: st.AgentProfile, ConversationUnknown: st.ConversationUnknown,
 	}
-	switch {
-	case !alive:
-		v.State = Stopped
-	case now.Sub(lastSign(st)) > StaleAfter:
-		v.State = Stale
-	default:
+	if alive {
 		v.State = Running
 		v.Agent = st.AgentStatus
 		if v.Agent == "unknown" {
 			v.AgentUnknown = st.AgentUnknown
 		}
 		v.NeedsInput = st.AgentStatus == "waiting"
+	} else {
+		v.State = Stopped
 	}
 	if !st.LastHeartbeat.IsZero() {
 		v.LastHeartbeat = state.FormatTime(st.LastHeartbeat)
+	}
+	if last := st.LastActivity(); !last.IsZero() {
+		v.LastActivity = state.FormatTime(last)
 	}
 	if !st.LimitedUntil.IsZero() {
 		v.LimitedUntil = state.FormatTime(st.LimitedUntil)
@@ -124,30 +127,33 @@ func View(s state.Session, alive bool, now time.Time) SessionView {
 	return v
 }
 
-// MarkUnsupervised sets NoSupervisor on the views whose owner is alive and
-// serves no control socket (hasSocket, by PID): every supervisor does, a
-// shell that ran `+session activate` does not. Only views of live owners
-// are asked about, one lookup each.
-func MarkUnsupervised(views []SessionView, hasSocket func(pid int) bool) {
+// MarkSupervisors asks the live owners of views whether they answer as
+// supervisors (ask, given the owners, all at once: control.Ask; owners[i]
+// is views[i]'s), and marks the views: NoSupervisor for an owner that
+// serves no control socket — every supervisor does, a shell that ran
+// `+session activate` does not — and stale for one that serves one and
+// did not answer in time: it may hang. Only live owners are asked.
+func MarkSupervisors(views []SessionView, owners []proc.Identity, ask func([]proc.Identity) []control.Answer) {
+	var idx []int
+	var live []proc.Identity
 	for i := range views {
-		if views[i].OwnerAlive && views[i].PID > 0 && !hasSocket(views[i].PID) {
-			views[i].NoSupervisor = true
+		if views[i].OwnerAlive && views[i].PID > 0 {
+			idx = append(idx, i)
+			live = append(live, owners[i])
 		}
 	}
-}
-
-// lastSign is the owner's last sign of life: its latest heartbeat, or the
-// session's activation or creation when that came later. A supervisor
-// writes no heartbeat until its agent reports a status, so a session
-// started a moment ago has none yet, and is not stale for it.
-func lastSign(st *state.State) time.Time {
-	t := st.LastHeartbeat
-	for _, u := range []time.Time{st.ActivatedAt, st.StartedAt} {
-		if u.After(t) {
-			t = u
+	if len(live) == 0 {
+		return
+	}
+	for k, a := range ask(live) {
+		v := &views[idx[k]]
+		switch a {
+		case control.NoSocket:
+			v.NoSupervisor = true
+		case control.Silent:
+			v.State, v.Agent, v.NeedsInput = Stale, "", false
 		}
 	}
-	return t
 }
 
 // WriteJSON writes v as indented JSON.
@@ -227,8 +233,8 @@ func DisplayNames(names, dirs []string, home string) []string {
 	return out
 }
 
-// WriteTable writes sessions as an aligned table. now renders heartbeats
-// as ages.
+// WriteTable writes sessions as an aligned table. now renders the times
+// of activity as ages.
 func WriteTable(w io.Writer, views []SessionView, now time.Time) error {
 	return writeTable(w, views, now, hasHosts(views))
 }
@@ -248,7 +254,7 @@ func writeTable(w io.Writer, views []SessionView, now time.Time, hosts bool) err
 		fmt.Fprint(tw, "HOST\t")
 	}
 	if header {
-		fmt.Fprintln(tw, "SESSION\tPANE\tSTATE\tAGENT\tLIFECYCLE\tFLAGS\tCONTEXT\tCOST\tHEARTBEAT\tRESTARTS")
+		fmt.Fprintln(tw, "SESSION\tPANE\tSTATE\tAGENT\tLIFECYCLE\tFLAGS\tCONTEXT\tCOST\tACTIVITY\tRESTARTS")
 	}
 	names := displayNames(views, os.Getenv("HOME"))
 	for i, v := range views {
@@ -310,7 +316,7 @@ func writeTable(w io.Writer, views []SessionView, now time.Time, hosts bool) err
 		cells := []string{
 			names[i], dash(tmux.Short(v.Pane)), where, agent, string(v.Lifecycle), dash(strings.Join(flags, ",")),
 			fmt.Sprintf("%d%%", int(v.ContextUsage*100+0.5)), fmt.Sprintf("$%.2f", v.CostUSD),
-			Age(v.LastHeartbeat, now), strconv.Itoa(v.Restarts),
+			Age(v.LastActivity, now), strconv.Itoa(v.Restarts),
 		}
 		for i, c := range cells {
 			cells[i] = termtext.Clean(c)

@@ -16,7 +16,7 @@ func TestAttackEscapesInStateNeverReachStatusOrWhy(t *testing.T) {
 	var b strings.Builder
 	WriteTable(&b, []SessionView{{
 		Name: "s", Pane: "f:w:\x1b]0;pwned\x07p", PID: 1, Lifecycle: state.Lifecycle("active\x1b[2J"),
-		LastHeartbeat: "\x1b[31myesterday",
+		LastActivity: "\x1b[31myesterday",
 	}}, time.Now())
 	if strings.ContainsAny(b.String(), "\x1b\x07") {
 		t.Errorf("table: %q", b.String())

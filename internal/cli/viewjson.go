@@ -46,6 +46,7 @@ func (v *SessionView) AppendJSON(b []byte) (_ []byte, ok bool) {
 	b = appendFloat(b, v.ContextUsage)
 	b = optString(b, `,"sessionId":`, v.SessionID)
 	b = optString(b, `,"lastHeartbeat":`, v.LastHeartbeat)
+	b = optString(b, `,"lastActivity":`, v.LastActivity)
 	b = append(b, `,"restarts":`...)
 	b = strconv.AppendInt(b, int64(v.Restarts), 10)
 	b = optString(b, `,"agent":`, v.Agent)

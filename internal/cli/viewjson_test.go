@@ -13,7 +13,7 @@ func viewFrom(s1, s2 string, f1, f2 float64, n int, flags uint8) SessionView {
 	return SessionView{
 		Name: s1, Dir: s2, Pane: s1 + s2, PID: n, OwnerAlive: flags&1 != 0, NoSupervisor: flags&2 != 0,
 		State: s2, Skill: s1, Phase: s2, Lifecycle: "active", Overflowed: flags&4 != 0, FreshAfterOverflow: flags&8 != 0,
-		LimitContinue: s1, KillRequested: flags&16 != 0, ContextUsage: f1, SessionID: s2, LastHeartbeat: s1,
+		LimitContinue: s1, KillRequested: flags&16 != 0, ContextUsage: f1, SessionID: s2, LastHeartbeat: s1, LastActivity: s2,
 		Restarts: -n, Agent: s2, Profile: s1, ConversationUnknown: s2, NeedsInput: flags&32 != 0, CostUSD: f2,
 		Limit: s1, LimitedUntil: s2, Halted: s1, LastExit: s2, Host: s1, HostError: s2, LastGood: s1,
 	}

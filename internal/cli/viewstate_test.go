@@ -1,55 +1,76 @@
 package cli
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/superclaude/superclaude/internal/control"
+	"github.com/superclaude/superclaude/proc"
 	"github.com/superclaude/superclaude/state"
 )
 
-// TestViewStateOfANewSessionIsNotStale: a session whose supervisor had
-// just started showed as stale, because its agent had reported no status
-// yet and so the supervisor had written no heartbeat.
-func TestViewStateOfANewSessionIsNotStale(t *testing.T) {
+// TestAQuietSupervisorIsNotStale: a view called a live supervisor stale
+// when its heartbeat, which it rewrote every minute for that purpose, was
+// 5 minutes old — a wakeup a minute for every idle agent (issue 22). What
+// the state file says no longer decides it: a live owner is running, and
+// asked (MarkSupervisors), stale only when it serves a control socket and
+// does not answer; one that serves none is a shell; a dead one is
+// stopped, and not asked.
+func TestAQuietSupervisorIsNotStale(t *testing.T) {
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
-	ago := func(d time.Duration) time.Time { return now.Add(-d) }
-	for _, tc := range []struct {
-		name                        string
-		alive                       bool
-		heartbeat, activated, start time.Time
-		want                        string
-	}{
-		{"owner gone", false, ago(time.Second), ago(time.Second), ago(time.Second), Stopped},
-		{"heartbeat a minute ago", true, ago(time.Minute), ago(time.Hour), ago(time.Hour), Running},
-		{"heartbeat an hour ago", true, ago(time.Hour), ago(time.Hour), ago(time.Hour), Stale},
-		{"no heartbeat yet, activated 30 s ago", true, time.Time{}, ago(30 * time.Second), ago(time.Hour), Running},
-		{"no heartbeat, activated an hour ago", true, time.Time{}, ago(time.Hour), ago(time.Hour), Stale},
-		{"old heartbeat, activated again a minute ago", true, ago(time.Hour), ago(time.Minute), ago(2 * time.Hour), Running},
-		{"seed-era file: no activation time, started 30 s ago", true, time.Time{}, time.Time{}, ago(30 * time.Second), Running},
-	} {
-		st := &state.State{LastHeartbeat: tc.heartbeat, ActivatedAt: tc.activated, StartedAt: tc.start}
-		if got := View(state.Session{Name: "x", State: st}, tc.alive, now).State; got != tc.want {
-			t.Errorf("%s: %s, want %s", tc.name, got, tc.want)
+	hour := now.Add(-time.Hour)
+	old := &state.State{LastHeartbeat: hour, ActivatedAt: hour, StartedAt: hour, AgentStatus: "waiting"}
+	views := []SessionView{
+		View(state.Session{Name: "answers", State: withPID(old, 10)}, true, now),
+		View(state.Session{Name: "silent", State: withPID(old, 11)}, true, now),
+		View(state.Session{Name: "shell", State: withPID(old, 12)}, true, now),
+		View(state.Session{Name: "dead", State: withPID(old, 13)}, false, now),
+		View(state.Session{Name: "ownerless", State: withPID(old, 0)}, true, now),
+	}
+	owners := []proc.Identity{{PID: 10, Start: 1}, {PID: 11, Start: 1}, {PID: 12, Start: 1}, {PID: 13, Start: 1}, {}}
+	var asked []proc.Identity
+	MarkSupervisors(views, owners, func(ids []proc.Identity) []control.Answer {
+		asked = append(asked, ids...)
+		out := make([]control.Answer, len(ids))
+		for i, id := range ids {
+			out[i] = map[int]control.Answer{10: control.Answered, 11: control.Silent, 12: control.NoSocket}[id.PID]
 		}
+		return out
+	})
+	got := map[string]string{}
+	for _, v := range views {
+		got[v.Name] = fmt.Sprintf("%s/%v/%s/%v", v.State, v.NoSupervisor, v.Agent, v.NeedsInput)
+	}
+	want := map[string]string{
+		"answers": "running/false/waiting/true", "silent": "stale/false//false", "shell": "running/true/waiting/true",
+		"dead": "stopped/false//false", "ownerless": "running/false/waiting/true",
+	}
+	for name, w := range want {
+		if got[name] != w {
+			t.Errorf("%s: %s, want %s", name, got[name], w)
+		}
+	}
+	if len(asked) != 3 {
+		t.Errorf("asked %v: want only the three live owners with a PID", asked)
 	}
 }
 
-func TestMarkUnsupervisedAsksOnlyAboutLiveOwners(t *testing.T) {
-	views := []SessionView{
-		{Name: "supervised", PID: 10, OwnerAlive: true},
-		{Name: "shell", PID: 11, OwnerAlive: true},
-		{Name: "dead", PID: 12},
-		{Name: "ownerless", OwnerAlive: true},
-	}
-	var asked []int
-	MarkUnsupervised(views, func(pid int) bool { asked = append(asked, pid); return pid == 10 })
-	got := map[string]bool{}
-	for _, v := range views {
-		got[v.Name] = v.NoSupervisor
-	}
-	if !got["shell"] || got["supervised"] || got["dead"] || got["ownerless"] || len(asked) != 2 {
-		t.Errorf("no supervisor: %v, asked about %v; want only shell, asking about 10 and 11", got, asked)
+func withPID(st *state.State, pid int) *state.State {
+	c := st.Clone()
+	c.PID = pid
+	return c
+}
+
+// The ACTIVITY column is the latest sign of life the state records, the
+// agent's last change between busy and idle among them: a supervisor
+// writes no heartbeat of its own.
+func TestLastActivityIsTheLatestSign(t *testing.T) {
+	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	st := &state.State{LastHeartbeat: now.Add(-time.Hour), AgentStatusAt: now.Add(-time.Minute), StartedAt: now.Add(-2 * time.Hour)}
+	if got := st.LastActivity(); !got.Equal(now.Add(-time.Minute)) {
+		t.Errorf("LastActivity = %v, want the agent's last status change", got)
 	}
 }
 

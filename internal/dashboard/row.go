@@ -17,8 +17,8 @@ const (
 	Running Status = cli.Running
 	// Stopped: the owner is dead (or the session has none).
 	Stopped Status = cli.Stopped
-	// Stale: the owner is alive but no heartbeat came for longer than
-	// cli.StaleAfter: a hung supervisor.
+	// Stale: the owner is alive and serves a control socket, but did
+	// not answer when the view asked (cli.MarkSupervisors): it may hang.
 	Stale Status = cli.Stale
 )
 

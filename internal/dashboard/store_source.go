@@ -13,6 +13,7 @@ import (
 	"github.com/superclaude/superclaude/internal/control"
 	"github.com/superclaude/superclaude/internal/sessions"
 	"github.com/superclaude/superclaude/internal/tmux"
+	"github.com/superclaude/superclaude/proc"
 	"github.com/superclaude/superclaude/state"
 )
 
@@ -36,6 +37,9 @@ type StoreConfig struct {
 	ClientPane string
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
+	// Ask asks the live owners of sessions whether they answer as
+	// supervisors (control.Ask when nil).
+	Ask func([]proc.Identity) []control.Answer
 }
 
 // StoreSource is the real [Source]: the state files of every sessions
@@ -82,7 +86,11 @@ func (s *StoreSource) Rows(ctx context.Context) (Snapshot, error) {
 		store.Report = func(err error) { snap.Problems = append(snap.Problems, err.Error()) }
 		stores = append(stores, store)
 	}
-	read := sessions.Read(stores, nil, snap.At)
+	ask := s.cfg.Ask
+	if ask == nil {
+		ask = control.Ask
+	}
+	read := sessions.ReadAsking(stores, nil, snap.At, ask)
 	snap.Problems = append(snap.Problems, read.Problems...)
 	last := map[*state.Store]map[string]*state.Event{}
 	for i, sess := range read.Sessions {

@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/superclaude/superclaude/internal/cli"
 	"github.com/superclaude/superclaude/internal/control"
 	"github.com/superclaude/superclaude/proc"
 	"github.com/superclaude/superclaude/state"
@@ -116,8 +115,11 @@ func TestRowsReadEveryRootTheIndexKnows(t *testing.T) {
 	}
 }
 
-// TestRowsTellRunningStaleAndStopped as +status does: a live owner with
-// a heartbeat older than cli.StaleAfter (the --stale-after flag) is stale.
+// TestRowsTellRunningStaleAndStopped as +status does: a live owner that
+// serves a control socket and does not answer when asked is stale; one
+// that answers is running however old its heartbeat (a supervisor writes
+// none while nothing changes: issue 22); a dead one is stopped, and not
+// asked.
 func TestRowsTellRunningStaleAndStopped(t *testing.T) {
 	w := newWorld(t)
 	s := w.store("sessions")
@@ -130,16 +132,23 @@ func TestRowsTellRunningStaleAndStopped(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	defer func(d time.Duration) { cli.StaleAfter = d }(cli.StaleAfter)
 	for _, tc := range []struct {
-		after time.Duration
-		want  string
+		answer control.Answer
+		want   string
 	}{
-		{30 * time.Minute, "gone=stopped quiet=stale input=<nil>"},
-		{2 * time.Hour, "gone=stopped quiet=running input=true"},
+		{control.Silent, "gone=stopped quiet=stale input=<nil> asked=1"},
+		{control.Answered, "gone=stopped quiet=running input=true asked=1"},
 	} {
-		cli.StaleAfter = tc.after
-		snap, err := NewStoreSource(StoreConfig{IndexDir: w.idx}).Rows(context.Background())
+		asked := 0
+		ask := func(ids []proc.Identity) []control.Answer {
+			asked += len(ids)
+			out := make([]control.Answer, len(ids))
+			for i := range out {
+				out[i] = tc.answer
+			}
+			return out
+		}
+		snap, err := NewStoreSource(StoreConfig{IndexDir: w.idx, Ask: ask}).Rows(context.Background())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -148,8 +157,8 @@ func TestRowsTellRunningStaleAndStopped(t *testing.T) {
 		if p := rows["quiet"].NeedsInput; p != nil {
 			input = fmt.Sprint(*p)
 		}
-		if got := fmt.Sprintf("gone=%s quiet=%s input=%s", rows["gone"].Status, rows["quiet"].Status, input); got != tc.want {
-			t.Errorf("stale after %s: %s, want %s", tc.after, got, tc.want)
+		if got := fmt.Sprintf("gone=%s quiet=%s input=%s asked=%d", rows["gone"].Status, rows["quiet"].Status, input, asked); got != tc.want {
+			t.Errorf("answer %v: %s, want %s", tc.answer, got, tc.want)
 		}
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/superclaude/superclaude/internal/cli"
+	"github.com/superclaude/superclaude/internal/control"
+	"github.com/superclaude/superclaude/proc"
 	"github.com/superclaude/superclaude/state"
 )
 
@@ -31,8 +33,16 @@ type Snapshot struct {
 
 // Read reads every session of stores that keep keeps (every one, when
 // keep is nil), at the time now. A store whose root was never made, or
-// went away, holds no sessions and is no problem.
+// went away, holds no sessions and is no problem. The live owners are
+// asked whether they answer as supervisors (control.Ask): a view is what
+// tells a hung supervisor from a quiet one, which writes nothing.
 func Read(stores []*state.Store, keep func(state.Session) bool, now time.Time) Snapshot {
+	return ReadAsking(stores, keep, now, control.Ask)
+}
+
+// ReadAsking is Read, asking the live owners with ask
+// (cli.MarkSupervisors).
+func ReadAsking(stores []*state.Store, keep func(state.Session) bool, now time.Time, ask func([]proc.Identity) []control.Answer) Snapshot {
 	snap := Snapshot{At: now}
 	for _, s := range stores {
 		list, err := s.List()
@@ -51,15 +61,17 @@ func Read(stores []*state.Store, keep func(state.Session) bool, now time.Time) S
 	}
 	// Each owner is looked up once, all of them together (state.OwnersAlive).
 	sts := make([]*state.State, len(snap.Sessions))
+	owners := make([]proc.Identity, len(snap.Sessions))
 	for i := range snap.Sessions {
 		sts[i] = snap.Sessions[i].State
+		owners[i] = state.Owner(sts[i])
 	}
 	alive := state.OwnersAlive(sts)
 	snap.Views = make([]cli.SessionView, len(snap.Sessions))
 	for i, sess := range snap.Sessions {
 		snap.Views[i] = cli.View(sess, alive[i], now)
 	}
-	cli.MarkUnsupervised(snap.Views, HasControlSocket)
+	cli.MarkSupervisors(snap.Views, owners, ask)
 	return snap
 }
 
