@@ -4,7 +4,10 @@
 // polled; a file that changes wakes it, and only then.
 //
 // A Watcher is told the files it is about (Watch) and says that one of
-// them may have changed (Changed). It watches each file's directory rather
+// them may have changed (Changed); a directory named with a trailing
+// separator stands for every file directly in it (a CLI that writes each
+// conversation to a new file, whose name is not known before it is
+// written). It watches each file's directory rather
 // than the file: a file replaced by a rename (as every state file is) is a
 // new inode, which a watch on the old one would miss. A directory that
 // does not exist yet is waited for through its nearest existing ancestor,
@@ -34,6 +37,7 @@ type Watcher struct {
 
 	mu    sync.Mutex
 	files map[string]bool // the files asked about, cleaned absolute paths
+	in    map[string]bool // the directories asked about: any file in them
 	dirs  map[string]bool // the directories watched for them
 	done  chan struct{}
 }
@@ -46,7 +50,7 @@ func New() (*Watcher, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &Watcher{fs: fs, c: make(chan struct{}, 1), files: map[string]bool{}, dirs: map[string]bool{}, done: make(chan struct{})}
+	w := &Watcher{fs: fs, c: make(chan struct{}, 1), files: map[string]bool{}, in: map[string]bool{}, dirs: map[string]bool{}, done: make(chan struct{})}
 	go w.run()
 	return w, nil
 }
@@ -57,14 +61,19 @@ func New() (*Watcher, error) {
 func (w *Watcher) Changed() <-chan struct{} { return w.c }
 
 // Watch makes files (absolute paths) the set the watcher is about,
-// replacing the previous set. A file that cannot be watched at all (no
-// ancestor directory can be) is left out.
+// replacing the previous set; a path that ends in a separator is a
+// directory, about every file directly in it. A file that cannot be
+// watched at all (no ancestor directory can be) is left out.
 func (w *Watcher) Watch(files ...string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.files = map[string]bool{}
+	w.files, w.in = map[string]bool{}, map[string]bool{}
 	for _, f := range files {
-		if f != "" && filepath.IsAbs(f) {
+		switch {
+		case f == "" || !filepath.IsAbs(f):
+		case strings.HasSuffix(f, string(filepath.Separator)):
+			w.in[filepath.Clean(f)] = true
+		default:
 			w.files[filepath.Clean(f)] = true
 		}
 	}
@@ -76,8 +85,15 @@ func (w *Watcher) Watch(files ...string) {
 // mu.
 func (w *Watcher) rewatch() {
 	want := map[string]bool{}
+	var starts []string
 	for f := range w.files {
-		for dir := filepath.Dir(f); ; dir = filepath.Dir(dir) {
+		starts = append(starts, filepath.Dir(f))
+	}
+	for d := range w.in {
+		starts = append(starts, d)
+	}
+	for _, start := range starts {
+		for dir := start; ; dir = filepath.Dir(dir) {
 			// Added again even when watched: a directory removed and
 			// made anew lost its watch with its inode.
 			if err := w.fs.Add(dir); err == nil {
@@ -129,23 +145,26 @@ func (w *Watcher) run() {
 	}
 }
 
-// relevant reports whether ev is about one of the files, or about a
-// directory on the way to one (created, removed or renamed: the watch
-// moves, and the file may be there now).
+// relevant reports whether ev is about one of the files or a file in one
+// of the directories, or about a directory on the way to one (created,
+// removed or renamed: the watch moves, and the file may be there now).
 func (w *Watcher) relevant(ev fsnotify.Event) bool {
 	name := filepath.Clean(ev.Name)
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.files[name] {
+	if w.files[name] || w.in[filepath.Dir(name)] {
 		if ev.Has(fsnotify.Chmod) && !ev.Has(fsnotify.Write|fsnotify.Create|fsnotify.Remove|fsnotify.Rename) {
 			return false
 		}
 		return true
 	}
-	for f := range w.files {
-		if strings.HasPrefix(f, name+string(filepath.Separator)) {
-			w.rewatch()
-			return true
+	sep := string(filepath.Separator)
+	for _, set := range []map[string]bool{w.files, w.in} {
+		for f := range set {
+			if strings.HasPrefix(f, name+sep) || f == name {
+				w.rewatch()
+				return true
+			}
 		}
 	}
 	return false

@@ -115,3 +115,39 @@ func TestDirectoryMadeAnewIsWatchedAgain(t *testing.T) {
 		t.Fatal("a file in a directory made anew was not reported")
 	}
 }
+
+// A directory named with a trailing separator stands for every file in
+// it: Codex writes each conversation to a new file in a directory of the
+// day, which Codex makes, and Gemini CLI its chats beside each other.
+// Files beside that directory are not reported.
+func TestAnyFileInAWatchedDirectoryIsReported(t *testing.T) {
+	root := t.TempDir()
+	day := filepath.Join(root, "sessions", "2026", "11", "25")
+	w := newWatcher(t)
+	w.Watch(day + string(filepath.Separator))
+	if err := os.MkdirAll(day, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	drain(w) // the directories' creation may be reported
+	if err := os.WriteFile(filepath.Join(day, "rollout-1.jsonl"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if !changed(w, 5*time.Second) {
+		t.Fatal("a file made in a watched directory made after Watch was not reported")
+	}
+	drain(w)
+	f, err := os.OpenFile(filepath.Join(day, "rollout-1.jsonl"), os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("{}\n")
+	f.Close()
+	if !changed(w, 5*time.Second) {
+		t.Fatal("a write to a file in a watched directory was not reported")
+	}
+	drain(w)
+	os.WriteFile(filepath.Join(root, "sessions", "2026", "beside.json"), nil, 0o600)
+	if changed(w, 300*time.Millisecond) {
+		t.Fatal("a file outside the watched directory was reported")
+	}
+}
