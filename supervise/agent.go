@@ -365,17 +365,20 @@ func transcriptOf(st *state.State) string {
 }
 
 // wait waits for the agent to exit. Meanwhile it passes on what the agent
-// says it is doing (noteStatus), writes the session's heartbeat, goes on
-// after a usage limit, and dehydrates and restarts an agent that has left
-// an overflow undealt with for longer than the policy's DehydrateWait
-// (decideDuties), tells the person of a limit (attention), and learns the
-// conversation of a profile that can (learnConversation). It looks when the agent's status file or the session's
-// state file changes — the kernel says so (internal/fswatch) — and when a
-// timer set for the next thing due fires, once: an idle agent whose files
-// do not change costs no wakeups. A profile that says what its agent does
-// but not in which file (or a system that gives no watch) is read once a
-// second instead. When the tree stops it ends the agent, within the
-// spec's timeout, before Serve returns.
+// says it is doing (noteStatus), goes on after a usage limit, and
+// dehydrates and restarts an agent that has left an overflow undealt with
+// for longer than the policy's DehydrateWait (decideDuties), tells the
+// person of a limit (attention), and learns the conversation of a profile
+// that can (learnConversation). It looks when the agent's files
+// (Profile.Watch) or the session's state file change — the kernel says so
+// (internal/fswatch) — and when a timer set for the next thing due fires,
+// once: an idle agent whose files do not change costs no wakeups. Changes
+// that follow a look within lookSpacing are looked at together, at its
+// end: an agent that writes its file many times a second while it works
+// costs at most a look a second, as the poll did. A profile that says
+// what its agent does but names nothing to watch (or a system that gives
+// no watch) is read once a second instead. When the tree stops it ends
+// the agent, within the spec's timeout, before Serve returns.
 func (a *agentService) wait(ctx context.Context, ag *child.Agent) {
 	s := a.s
 	if s.cfg.Store == nil && s.cfg.Profile.Conversation == nil {
@@ -391,7 +394,7 @@ func (a *agentService) wait(ctx context.Context, ag *child.Agent) {
 	var w *fswatch.Watcher
 	// A profile that learns from its agent's files which ones it did not
 	// name is read once a second.
-	poll := (s.cfg.Profile.Status != nil || s.cfg.Profile.Conversation != nil) && s.cfg.Profile.StatusFile == nil
+	poll := (s.cfg.Profile.Status != nil || s.cfg.Profile.Conversation != nil) && s.cfg.Profile.Watch == nil
 	if fw, err := a.fileWatch(); err != nil {
 		if a.starts.Load() == 1 {
 			s.log.Warn("no file watch: reading the agent's files once a second", "err", err)
@@ -405,14 +408,24 @@ func (a *agentService) wait(ctx context.Context, ag *child.Agent) {
 		dehydrateWait = s.cfg.Policy.DehydrateWait
 	}
 	// The one timer, for the next thing due: the kernel's (internal/alarm),
-	// so that firing once a minute costs one wakeup, not the Go runtime's
-	// burst around a far timer.
-	timer := alarm.New()
+	// so that a far one costs one wakeup, not the Go runtime's burst
+	// around a far timer. due is when it is set to fire (zero: unset).
+	timer := newWaitTimer()
 	defer timer.Close()
-	timer.Set(0) // the first look, at once
+	var due time.Time
+	arm := func(t time.Time) {
+		due = t
+		if t.IsZero() {
+			timer.Stop()
+		} else {
+			timer.Set(time.Until(t))
+		}
+	}
+	arm(time.Now()) // the first look, at once
 	var ws watchState
 	var watching []string
 	var lastLimit time.Time // the reset of the last limit told
+	var lastLook time.Time
 	for {
 		select {
 		case <-ag.Done():
@@ -421,9 +434,17 @@ func (a *agentService) wait(ctx context.Context, ag *child.Agent) {
 			s.stopAgent()
 			return
 		case <-changed:
+			if end := lastLook.Add(lookSpacing); time.Now().Before(end) {
+				if due.IsZero() || end.Before(due) {
+					arm(end)
+				}
+				continue
+			}
 		case <-timer.C():
+			due = time.Time{}
 		}
 		now := time.Now()
+		lastLook = now
 		s.learnConversation()
 		status := s.agentStatus()
 		s.noteStatus(status)
@@ -435,8 +456,9 @@ func (a *agentService) wait(ctx context.Context, ag *child.Agent) {
 		if (status != "" && status != StatusUnknown) || s.conversation() != "" || st != nil && st.SessionID != "" {
 			s.releaseHeld()
 		}
+		set := s.agentWatch()
 		if w != nil {
-			if files := s.watchedFiles(sess); !slices.Equal(files, watching) {
+			if files := watchedFiles(set, sess); !slices.Equal(files, watching) {
 				w.Watch(files...)
 				watching = files
 			}
@@ -461,30 +483,35 @@ func (a *agentService) wait(ctx context.Context, ag *child.Agent) {
 		}
 		next := d.Next
 		soonest := func(t time.Time) {
-			if next.IsZero() || t.Before(next) {
+			if !t.IsZero() && (next.IsZero() || t.Before(next)) {
 				next = t
 			}
 		}
-		if st != nil {
-			// noteStatus has just written a heartbeat that was due; one
-			// that could not be written is tried again in a while, not
-			// at once.
-			beat := heartbeatDue(st.LastHeartbeat)
-			if !beat.After(now) {
-				beat = now.Add(HeartbeatEvery)
-			}
-			soonest(beat)
+		if w != nil {
+			soonest(set.Until)
 		}
 		if poll {
 			soonest(now.Add(time.Second))
 		}
-		if next.IsZero() {
-			timer.Stop()
-		} else {
-			timer.Set(time.Until(next))
-		}
+		arm(next)
 	}
 }
+
+// lookSpacing is how soon after a look a change is looked at: at once
+// when the last look is older, else at the end of it, with whatever else
+// changed meanwhile.
+const lookSpacing = time.Second
+
+// waitTimer is the waiting supervisor's one timer (internal/alarm): a
+// variable, so that a test can see when it is set.
+type waitTimer interface {
+	Set(d time.Duration)
+	Stop()
+	C() <-chan struct{}
+	Close()
+}
+
+var newWaitTimer = func() waitTimer { return alarm.New() }
 
 // stopAgent ends the agent when the tree stops.
 func (s *Supervisor) stopAgent() {
@@ -492,13 +519,13 @@ func (s *Supervisor) stopAgent() {
 	s.wd.KillNow(context.Background(), watchdog.Request{Reason: "supervisor shutting down"})
 }
 
-// watchedFiles are the files whose changes the waiting supervisor must
-// see: the agent's status file (Profile.StatusFile) and the state file of
-// the session it works in now.
-func (s *Supervisor) watchedFiles(sess *state.Session) []string {
-	var files []string
-	if f := s.statusFile(); f != "" {
-		files = append(files, f)
+// watchedFiles are what the waiting supervisor must see change, as
+// fswatch takes them: what the agent's profile names (set; a directory
+// ends in a separator) and the state file of the session it works in now.
+func watchedFiles(set WatchSet, sess *state.Session) []string {
+	files := append([]string(nil), set.Files...)
+	for _, d := range set.Dirs {
+		files = append(files, filepath.Clean(d)+string(filepath.Separator))
 	}
 	if sess != nil {
 		files = append(files, filepath.Join(sess.Dir, state.StateFile))

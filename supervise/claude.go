@@ -33,8 +33,8 @@ func claudeProfile() Profile {
 			}
 			return st, err
 		},
-		StatusFile: func(a Running) string {
-			return claude.AgentStatusFile(claude.ConfigDirOf(a.Env), a.Process.PID)
+		Watch: func(a Running) WatchSet {
+			return WatchSet{Files: []string{claude.AgentStatusFile(claude.ConfigDirOf(a.Env), a.Process.PID)}}
 		},
 		Activates: true,
 		Output:    claude.RewriteResumeHint,

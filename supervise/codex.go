@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/superclaude/superclaude/internal/safefs"
 	"github.com/superclaude/superclaude/proc"
@@ -47,6 +48,7 @@ func codexProfile() Profile {
 		Prompt:       func(args []string, prompt string) []string { return append(args, "--", prompt) },
 		Conversation: codexConversation,
 		Status:       func(a Running) (string, error) { return rolloutStatus(a.Transcript) },
+		Watch:        func(a Running) WatchSet { return codexWatch(a, time.Now()) },
 		ContextUsage: ContextNone,
 		Output:       rewriteHint("codex resume", "superclaude +run --profile codex -- resume"),
 	}
@@ -183,6 +185,39 @@ func codexConversation(a Running) (id, transcript string, err error) {
 	}
 	slices.SortFunc(found, func(x, y string) int { return strings.Compare(filepath.Base(y), filepath.Base(x)) })
 	return rolloutID(found[0], roots), found[0], nil
+}
+
+// codexWatch is what the supervisor watches for a Codex at now
+// (Profile.Watch): the directory of the day under its sessions directory,
+// where Codex makes the rollout of each new conversation, and the
+// directory of the rollout it has, or goes on in when resumed. Codex names the day by its own clock;
+// both the local day and UTC's are watched, and the set is asked for again
+// at the next midnight of either.
+func codexWatch(a Running, now time.Time) WatchSet {
+	root := filepath.Join(codexHome(a.Env), "sessions")
+	var set WatchSet
+	add := func(dir string) {
+		if !slices.Contains(set.Dirs, dir) {
+			set.Dirs = append(set.Dirs, dir)
+		}
+	}
+	for _, t := range []time.Time{now.Local(), now.UTC()} {
+		add(filepath.Join(root, t.Format("2006"), t.Format("01"), t.Format("02")))
+		if next := time.Date(t.Year(), t.Month(), t.Day()+1, 0, 0, 0, 0, t.Location()); set.Until.IsZero() || next.Before(set.Until) {
+			set.Until = next
+		}
+	}
+	switch {
+	case a.Transcript != "":
+		add(filepath.Dir(a.Transcript))
+	case a.Conversation != "":
+		// Resumed: Codex goes on in the conversation's rollout, made on
+		// an earlier day, which the day's directory does not hold.
+		if found, _ := filepath.Glob(filepath.Join(root, "*", "*", "*", "rollout-*-"+a.Conversation+".jsonl")); len(found) > 0 {
+			add(filepath.Dir(found[0]))
+		}
+	}
+	return set
 }
 
 // begun reports whether a rollout file holds its first line (the thread's

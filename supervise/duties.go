@@ -7,15 +7,14 @@ import (
 )
 
 // What the supervisor of a running agent does while it waits for the agent
-// to exit, besides passing on what the agent says it is doing: write the
-// session's heartbeat, go on after a usage limit has reset, and dehydrate
-// an agent that left an overflow undealt with. None of it is polled: the
-// supervisor looks when the agent's status file or the session's state
-// file changes (the kernel says so, internal/fswatch), and at the one
-// moment at which the next of these falls due — a limit's reset, the end
-// of the dehydrate wait, the next heartbeat — by a timer that fires once,
-// at that time. An idle agent whose files do not change costs nothing but
-// the heartbeat.
+// to exit, besides passing on what the agent says it is doing: go on after
+// a usage limit has reset, and dehydrate an agent that left an overflow
+// undealt with. None of it is polled: the supervisor looks when the
+// agent's files or the session's state file change (the kernel says so,
+// internal/fswatch), and at the one moment at which the next of these
+// falls due — a limit's reset, the end of the dehydrate wait — by a timer
+// that fires once, at that time. An idle agent whose files do not change
+// costs nothing: there is no heartbeat.
 
 // idleSettle is how long the agent must have been idle at its prompt
 // before the supervisor types into it after a limit: claude shows idle
@@ -64,8 +63,6 @@ type duties struct {
 
 // decideDuties is one look: from what it sees and what the last looks
 // remembered (updated in place), what to do now and when to look again.
-// The heartbeat is not here: noteStatus writes it, and heartbeatDue says
-// when.
 func decideDuties(in dutyInput, w *watchState) duties {
 	var d duties
 	soonest := func(t time.Time) {
@@ -124,7 +121,3 @@ func decideDuties(in dutyInput, w *watchState) duties {
 	}
 	return d
 }
-
-// heartbeatDue is when the heartbeat of a session last written at last
-// is next due.
-func heartbeatDue(last time.Time) time.Time { return last.Add(HeartbeatEvery) }

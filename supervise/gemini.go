@@ -42,6 +42,7 @@ func geminiProfile() Profile {
 		Prompt:         appendArgs("--prompt-interactive"),
 		Conversation:   geminiConversation,
 		Status:         func(a Running) (string, error) { return chatStatus(a.Transcript) },
+		Watch:          geminiWatch,
 		ResumeFailCode: 42,
 		ContextUsage:   ContextNone,
 		Output:         rewriteHint("gemini --resume", "superclaude +run --profile gemini -- --resume"),
@@ -124,22 +125,9 @@ func geminiHome(env []string) string {
 // `--resume latest`, a number or a session file, the id is not on the
 // command line, and is not learned.
 func geminiConversation(a Running) (id, transcript string, err error) {
-	words := geminiSpec.split(a.Args)
-	id, _ = optionValue(words, "--session-id")
-	if r, ok := optionValue(words, "-r", "--resume"); ok {
-		id = r
-	}
-	if id == "" || !isUUID(id) {
-		if given, ok := optionValue(words, "--session-id"); ok && !isUUID(given) {
-			return "", "", fmt.Errorf("gemini was started with --session-id %q, which is not a conversation id (a UUID)", given)
-		}
-		if how, ok := optionValue(words, "-r", "--resume"); ok {
-			return "", "", fmt.Errorf("gemini was started with --resume %s: the conversation's id is not on its command line", how)
-		}
-		if _, ok := optionValue(words, "--session-file"); ok {
-			return "", "", fmt.Errorf("gemini was started on a --session-file: the conversation's id is not on its command line")
-		}
-		return "", "", nil
+	id, err = geminiStartedOn(a.Args)
+	if id == "" || err != nil {
+		return "", "", err
 	}
 	files, err := filepath.Glob(filepath.Join(geminiHome(a.Env), "tmp", "*", "chats", "session-*-"+id[:8]+".jsonl"))
 	if err != nil {
@@ -160,6 +148,56 @@ func geminiConversation(a Running) (id, transcript string, err error) {
 		return "", "", nil // not written yet
 	}
 	return id, newest, nil
+}
+
+// geminiStartedOn is the id of the conversation a Gemini CLI was started
+// on with args — `--session-id <id>` or `--resume <id>` — or why it cannot
+// be known from them; "" and no error when none was named.
+func geminiStartedOn(args []string) (string, error) {
+	words := geminiSpec.split(args)
+	id, _ := optionValue(words, "--session-id")
+	if r, ok := optionValue(words, "-r", "--resume"); ok {
+		id = r
+	}
+	if id != "" && isUUID(id) {
+		return id, nil
+	}
+	if given, ok := optionValue(words, "--session-id"); ok && !isUUID(given) {
+		return "", fmt.Errorf("gemini was started with --session-id %q, which is not a conversation id (a UUID)", given)
+	}
+	if how, ok := optionValue(words, "-r", "--resume"); ok {
+		return "", fmt.Errorf("gemini was started with --resume %s: the conversation's id is not on its command line", how)
+	}
+	if _, ok := optionValue(words, "--session-file"); ok {
+		return "", fmt.Errorf("gemini was started on a --session-file: the conversation's id is not on its command line")
+	}
+	return "", nil
+}
+
+// geminiWatch is what the supervisor watches for a Gemini CLI
+// (Profile.Watch). Once its chat file is known, that file's directory: the
+// CLI writes its messages there (and, resumed, a new file of the same id
+// beside it). Before, if the conversation can be learned at all, every
+// project's chats directory under ~/.gemini/tmp, and that directory
+// itself (a project's first chat makes its directory): the CLI writes the
+// file as it starts, in the directory of a project whose name the
+// supervisor does not know.
+func geminiWatch(a Running) WatchSet {
+	if a.Transcript != "" {
+		return WatchSet{Dirs: []string{filepath.Dir(a.Transcript)}}
+	}
+	if id, err := geminiStartedOn(a.Args); id == "" || err != nil {
+		return WatchSet{}
+	}
+	tmp := filepath.Join(geminiHome(a.Env), "tmp")
+	set := WatchSet{Dirs: []string{tmp}}
+	projects, _ := os.ReadDir(tmp)
+	for _, p := range projects {
+		if p.IsDir() {
+			set.Dirs = append(set.Dirs, filepath.Join(tmp, p.Name(), "chats"))
+		}
+	}
+	return set
 }
 
 // chatSessionID reads the sessionId of a Gemini CLI chat file's first line.

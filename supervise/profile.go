@@ -59,8 +59,9 @@ type Profile struct {
 	// (the transcript). An empty id with a nil error means the agent has
 	// none yet (Codex writes its conversation at the first prompt); an
 	// error means it cannot be learned, which the supervisor records and
-	// shows. The supervisor asks about once a second and binds what it
-	// learns to the session, so that a restart resumes it. Nil: the
+	// shows. The supervisor asks when what Watch names changes (once a
+	// second without Watch) and binds what it learns to the session, so
+	// that a restart resumes it. Nil: the
 	// profile cannot learn it (Claude Code's is bound by its status line
 	// instead).
 	Conversation func(a Running) (id, transcript string, err error)
@@ -69,13 +70,13 @@ type Profile struct {
 	// shows "unknown", and a restart or stop asked for from outside cannot
 	// wait for the agent's turn to end, and says so.
 	Status func(a Running) (string, error)
-	// StatusFile, when set, names the file whose changes are the only
-	// ones that can change what Status (and Conversation) answer for a:
-	// the supervisor learns of them from the kernel (internal/fswatch)
-	// and asks then, so that an idle agent costs no wakeups. A profile
-	// with Status or Conversation and no StatusFile is asked once a
-	// second.
-	StatusFile func(a Running) string
+	// Watch, when set, names what the supervisor watches for a: the
+	// files and directories whose changes are the only ones that can
+	// change what Status and Conversation answer (WatchSet). The
+	// supervisor learns of them from the kernel (internal/fswatch) and
+	// asks then, so that an idle agent costs no wakeups. A profile with
+	// Status or Conversation and no Watch is asked once a second.
+	Watch func(a Running) WatchSet
 	// ResumeFailCode is the exit code with which the CLI says, at once,
 	// that it cannot resume the conversation it was given (an unknown or
 	// deleted id): the supervisor then starts a new one instead of trying
@@ -125,6 +126,20 @@ type Running struct {
 	// knows it has — the one it resumed, or the one last learned — and
 	// that conversation's file; empty when none is known yet.
 	Conversation, Transcript string
+}
+
+// WatchSet is what a profile names for the supervisor to watch while its
+// agent runs (Profile.Watch).
+type WatchSet struct {
+	// Files are the files whose changes can change what the agent is
+	// said to do, or which conversation it has.
+	Files []string
+	// Dirs are directories any file of which can: a CLI that writes a
+	// new conversation to a new file, whose name is not known before.
+	Dirs []string
+	// Until is when the set must be asked for again although nothing
+	// changed (a directory named by the day); zero: only at a change.
+	Until time.Time
 }
 
 // What an agent is doing, as Profile.Status reports it.

@@ -47,7 +47,10 @@ type Offer struct {
 	Skill, Phase string
 	// Conversation is the conversation's id; Transcript its transcript.
 	Conversation, Transcript string
-	// Ended is when its last agent ended; CostUSD what it has cost.
+	// Ended is when its last agent ended — or, when its supervisor ended
+	// without recording that (killed outright), the last activity its
+	// state records: no heartbeat says when it died. CostUSD is what it
+	// has cost.
 	Ended   time.Time
 	CostUSD float64
 }
@@ -77,7 +80,7 @@ func offerOf(sess *state.Session) Offer {
 	st := sess.State
 	ended := st.LastExitAt
 	if ended.IsZero() {
-		ended = st.LastHeartbeat
+		ended = st.LastActivity()
 	}
 	return Offer{Session: sess.Name, Dir: sess.Dir, Skill: st.Skill, Phase: st.CurrentPhase,
 		Conversation: st.SessionID, Transcript: st.TranscriptPath, Ended: ended, CostUSD: st.CostUSD}

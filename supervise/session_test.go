@@ -214,7 +214,7 @@ func socketAndStore(t *testing.T) (sock, root string, st *state.Store) {
 func testHeldEventsWritten(t *testing.T, window time.Duration, status func(Running) (string, error)) {
 	sock, _, st := socketAndStore(t)
 	profile := Claude
-	profile.Status, profile.StatusFile = status, nil
+	profile.Status, profile.Watch = status, nil
 	s, err := newSupervisor(Config{Profile: profile, Command: "/bin/sh", Args: []string{"-c", "sleep 30"},
 		Store: st, Dir: t.TempDir(), Policy: Policy{StartupFailWindow: window},
 		Socket: sock, Grace: time.Second})

@@ -70,14 +70,14 @@ func (s *Supervisor) turnUnknown() string {
 	return fmt.Sprintf("the %s profile does not tell whether the agent is in the middle of a turn, so the restart did not wait for one to end", s.cfg.Profile.Name)
 }
 
-// statusFile is the file the running agent's status is read from
-// (Profile.StatusFile), or "" when there is none to watch.
-func (s *Supervisor) statusFile() string {
+// agentWatch is what the running agent's profile names to watch
+// (Profile.Watch): nothing when it names nothing, or no agent runs.
+func (s *Supervisor) agentWatch() WatchSet {
 	r, ok := s.running()
-	if s.cfg.Profile.StatusFile == nil || !ok {
-		return ""
+	if s.cfg.Profile.Watch == nil || !ok {
+		return WatchSet{}
 	}
-	return s.cfg.Profile.StatusFile(r)
+	return s.cfg.Profile.Watch(r)
 }
 
 // statusChange returns a channel closed at the next change of what the
@@ -122,16 +122,14 @@ func (s *Supervisor) awaitTurn(max time.Duration) (time.Duration, bool) {
 	}
 }
 
-// HeartbeatEvery is how often a supervisor whose agent runs writes the
-// session's heartbeat, so that a view can tell a running session from a
-// stale one (its supervisor alive, but stuck).
-const HeartbeatEvery = time.Minute
-
 // noteStatus records what the agent is doing, at each look: a change in
 // the session's state (agentStatus, which +status shows: busy, idle, or
 // waiting for the user's input) and through Config.OnStatus (superclaude
-// marks a waiting tmux pane); and the heartbeat, at least every
-// HeartbeatEvery, while nothing else writes it.
+// marks a waiting tmux pane). It writes only a change: no heartbeat. A
+// view tells a live supervisor from a dead one by its PID and start time,
+// and a hung one by asking it (control.Ask); a state file rewritten every
+// minute for that cost every idle supervisor a wakeup a minute and two
+// fsyncs (issue 22).
 func (s *Supervisor) noteStatus(status string) {
 	changed := status != s.lastStatus
 	if changed {
@@ -157,8 +155,8 @@ func (s *Supervisor) noteStatus(status string) {
 		return
 	}
 	// Against the state as stored, not the last status seen: a change
-	// whose write was missed (no session found that second, a failed
-	// update) is written at the next poll instead of never.
+	// whose write was missed (no session found at that look, a failed
+	// update) is written at the next look instead of never.
 	sess := s.mine()
 	name := s.cfg.Profile.Name
 	why := ""
@@ -168,27 +166,22 @@ func (s *Supervisor) noteStatus(status string) {
 	same := func(st *state.State) bool {
 		return (status == "" || st.AgentStatus == status && st.AgentUnknown == why) && st.AgentProfile == name
 	}
-	if sess == nil || (same(sess.State) && time.Since(sess.State.LastHeartbeat) < HeartbeatEvery) {
+	if sess == nil || same(sess.State) {
 		return
 	}
 	_, err := sess.Store.Update(sess.Name, "agent status", func(st *state.State) error {
 		if !st.Exists() {
 			return state.ErrNoSession
 		}
-		now := time.Now()
-		beat := now.Sub(st.LastHeartbeat) >= HeartbeatEvery
-		if same(st) && !beat {
+		if same(st) {
 			return state.ErrNoChange
 		}
 		st.AgentProfile = name
 		if st.AgentStatus != status && status != "" {
-			st.AgentStatus, st.AgentStatusAt = status, now
+			st.AgentStatus, st.AgentStatusAt = status, time.Now()
 		}
 		if status != "" {
 			st.AgentUnknown = why
-		}
-		if beat {
-			st.LastHeartbeat = now
 		}
 		return nil
 	})

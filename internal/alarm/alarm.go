@@ -1,6 +1,6 @@
-// Package alarm owns the one timer an idle supervisor keeps: the next
-// thing due (a limit's reset, the end of the dehydrate wait, the minute's
-// heartbeat), fired once, at its time, by the kernel.
+// Package alarm owns the one timer a waiting supervisor keeps: the next
+// thing due (a limit's reset, the end of the dehydrate wait), fired once,
+// at its time, by the kernel.
 //
 // Why not a Go timer: a Go timer a minute away costs a burst of about 60
 // context switches when it fires. The runtime's poller sleeps in
@@ -9,7 +9,8 @@
 // while the runtime's monitor thread wakes at the timer's time and spins,
 // 20 µs at a time, until the poller runs it. Measured on an idle
 // supervisor with strace: 50 nanosleeps in the 52 ms between the two,
-// which made a once-a-minute heartbeat read as 1 wakeup a second. A
+// which made a once-a-minute heartbeat (since gone) read as 1 wakeup a
+// second. A
 // timerfd in the poller fires on time (its slack is 50 µs) and leaves no
 // Go timer for the monitor to wait on. Elsewhere (macOS) it is a Go timer.
 package alarm

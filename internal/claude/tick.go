@@ -13,10 +13,10 @@ import (
 // calls its status line after every message and, with refreshInterval, on
 // a timer; most ticks repeat what the state already says, and writing each
 // one would cost an fsync'd file and a new inode for nothing. Under a
-// supervisor a tick never writes the heartbeat alone: the supervisor
-// writes it, once a minute (supervise.HeartbeatEvery), so that an
-// unchanged status line at 1 Hz costs no write at all (it cost a write and
-// two fsyncs every 5 s).
+// supervisor a tick never writes the heartbeat alone, so that an unchanged
+// status line at 1 Hz costs no write at all (it cost a write and two
+// fsyncs every 5 s); nor does the supervisor, which a view asks instead
+// (control.Ask).
 const HeartbeatEvery = time.Minute
 
 // TickResult is what binding one status-line tick did.
