@@ -59,6 +59,9 @@ type Agent struct {
 	tailN   int
 	copied  copyStats
 	rewrite RewriteFunc
+	// outWake is closed at the agent's next output (NextOutput), under
+	// modesMu; nil while nobody waits.
+	outWake chan struct{}
 
 	// leaderDone is closed once the leader's reports are read to their
 	// end; status is the agent's wait status, from the leader.
@@ -243,7 +246,24 @@ func (w modeWriter) Write(p []byte) (int, error) {
 		w.a.term.Out().Write(w.a.notice)
 		w.a.notice = nil
 	}
+	if w.a.outWake != nil {
+		close(w.a.outWake)
+		w.a.outWake = nil
+	}
 	return n, err
+}
+
+// NextOutput returns a channel closed at the agent's next output to the
+// terminal. A change of the pty's mode (ReadsKeys) wakes nothing, but a
+// program that puts its terminal in raw mode draws its screen just after:
+// whoever waits for the one looks again at the other.
+func (a *Agent) NextOutput() <-chan struct{} {
+	a.modesMu.Lock()
+	defer a.modesMu.Unlock()
+	if a.outWake == nil {
+		a.outWake = make(chan struct{})
+	}
+	return a.outWake
 }
 
 func (a *Agent) wait(started time.Time) {

@@ -117,3 +117,27 @@ func TestPassKeysLetsNewKeysThroughAndKeepsTheHeldOnes(t *testing.T) {
 	master.Write([]byte("quit"))
 	second.Wait()
 }
+
+// A pty's change of mode wakes nothing; the output a program draws as it
+// goes raw does, for whoever waits on NextOutput (the supervisor, with
+// keys held for the agent).
+func TestNextOutputClosesAtTheAgentsOutput(t *testing.T) {
+	tt, master, r := typedBetweenAgents(t, "later\r")
+	second, err := Start(spec("rawecho"), tt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := second.NextOutput()
+	readUntil(t, r, "READY")
+	select {
+	case <-next:
+	case <-time.After(10 * time.Second):
+		t.Fatal("NextOutput was not closed by the agent's output")
+	}
+	if again := second.NextOutput(); again == next {
+		t.Fatal("a closed channel was handed out again")
+	}
+	second.PassKeys() // the held line stays held: quit goes through
+	master.Write([]byte("quit"))
+	second.Wait()
+}

@@ -53,43 +53,90 @@ func droppedNotice(dropped []string) string {
 // (readyForKeys), and records in +why what it was given and what not.
 // It returns when ag has it, or ends first — then what is held waits for
 // the next agent.
+//
+// Nothing is polled: it looks again when the agent says it does something
+// else (noteStatus), when the agent writes to its terminal while it has
+// not gone raw yet (a program that reads keys draws its screen as it
+// does), and when the wait's next step falls due (keysRecheck). A dialog
+// the person must answer waits for the agent's status to change, however
+// long nobody is there.
 func (s *Supervisor) giveTypeahead(ag *child.Agent) {
 	start := time.Now()
-	tick := time.NewTicker(100 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		select {
-		case <-ag.Done():
-			return
-		case <-tick.C:
+	says := s.cfg.Profile.Status != nil
+	var timer *time.Timer
+	defer func() {
+		if timer != nil {
+			timer.Stop()
 		}
+	}()
+	for {
+		change := s.statusChange() // before the look: a change after it is not missed
+		out := ag.NextOutput()
 		if !ag.HasTypeahead() {
 			return
 		}
-		switch s.readyForKeys(ag, time.Since(start)) {
-		case keysWait:
-			continue
+		if testHookTypeaheadLook != nil {
+			testHookTypeaheadLook()
+		}
+		waited := time.Since(start)
+		raw := ag.ReadsKeys()
+		status := ""
+		if says {
+			status = s.agentStatus()
+		}
+		switch keysReadiness(raw, says, status, waited) {
+		case keysReady:
+			if s.typeIn(ag) {
+				return
+			}
 		case keysDialog:
 			ag.PassKeys()
-			continue
 		}
-		ta, err := ag.GiveTypeahead()
-		if err != nil {
-			s.log.Warn("giving the agent what was typed before it started", "err", err)
-			continue
+		var due <-chan time.Time
+		if next := keysRecheck(says, status, waited); next > 0 {
+			if timer == nil {
+				timer = time.NewTimer(next - waited)
+			} else {
+				timer.Reset(next - waited)
+			}
+			due = timer.C
 		}
-		s.log.Info("gave the agent what was typed before it started", "lines", len(ta.Submitted), "dropped", len(ta.Dropped))
-		what := "the agent was given what the person typed while no agent could take it"
-		if !ta.Empty() {
-			what += ": " + state.Quote(ta.String(), 200)
+		if raw {
+			out = nil // going raw was all its output could tell
 		}
-		if len(ta.Dropped) > 0 {
-			what += "; not given, as they acted on the screen of the agent that ended: " + strings.Join(ta.Dropped, ", ")
-			s.setNotice(droppedNotice(ta.Dropped))
+		select {
+		case <-ag.Done():
+			return
+		case <-change:
+		case <-out:
+		case <-due:
 		}
-		s.event("typeahead", what, map[string]any{"lines": len(ta.Submitted), "dropped": len(ta.Dropped)})
-		return
 	}
+}
+
+// testHookTypeaheadLook, when set by a test, runs at each of
+// giveTypeahead's looks.
+var testHookTypeaheadLook func()
+
+// typeIn types what was held into ag and records it; false when the
+// typing failed (ag ended, say), which leaves it held.
+func (s *Supervisor) typeIn(ag *child.Agent) bool {
+	ta, err := ag.GiveTypeahead()
+	if err != nil {
+		s.log.Warn("giving the agent what was typed before it started", "err", err)
+		return false
+	}
+	s.log.Info("gave the agent what was typed before it started", "lines", len(ta.Submitted), "dropped", len(ta.Dropped))
+	what := "the agent was given what the person typed while no agent could take it"
+	if !ta.Empty() {
+		what += ": " + state.Quote(ta.String(), 200)
+	}
+	if len(ta.Dropped) > 0 {
+		what += "; not given, as they acted on the screen of the agent that ended: " + strings.Join(ta.Dropped, ", ")
+		s.setNotice(droppedNotice(ta.Dropped))
+	}
+	s.event("typeahead", what, map[string]any{"lines": len(ta.Submitted), "dropped": len(ta.Dropped)})
+	return true
 }
 
 // Whether an agent can be given what was typed for it.
@@ -99,17 +146,7 @@ const (
 	keysDialog        // it shows a dialog: let new keys through, hold the rest
 )
 
-// readyForKeys says whether ag can be given what was held for it, after
-// waited (keysReadiness).
-func (s *Supervisor) readyForKeys(ag *child.Agent, waited time.Duration) int {
-	status := ""
-	if s.cfg.Profile.Status != nil {
-		status = s.agentStatus()
-	}
-	return keysReadiness(ag.ReadsKeys(), s.cfg.Profile.Status != nil, status, waited)
-}
-
-// keysReadiness is readyForKeys's decision, for an agent whose terminal
+// keysReadiness is giveTypeahead's decision, for an agent whose terminal
 // is raw or not, whose profile says what it is doing (says) — status —
 // after waited: ready once raw and busy or idle (a profile that does not
 // say: raw and a second old); a dialog first lets the person answer it;
@@ -129,6 +166,26 @@ func keysReadiness(raw, says bool, status string, waited time.Duration) int {
 		return keysReady
 	}
 	return keysWait
+}
+
+// keysRecheck is when, after waited, keysReadiness's answer next changes
+// by time alone — the wait since the start at which to look again though
+// nothing happened — or 0 when only an event can change it (a dialog, or
+// past every step).
+func keysRecheck(says bool, status string, waited time.Duration) time.Duration {
+	steps := []time.Duration{typeaheadWait}
+	switch {
+	case !says:
+		steps = []time.Duration{time.Second, min(typeaheadWait, 10*time.Second)}
+	case status == StatusWaiting:
+		return 0
+	}
+	for _, at := range steps {
+		if waited < at {
+			return at
+		}
+	}
+	return 0
 }
 
 // heldAtEnd says, as the run ends, what text the person typed that no
