@@ -41,8 +41,8 @@ var DrainTimeout = 2 * time.Second
 
 // Agent is one running agent process.
 type Agent struct {
-	// cmd is the agent itself without a terminal; on a pty it is the
-	// session leader, the agent's parent (see leader.go).
+	// cmd is the agent itself without a terminal; on a pty the agent is
+	// the child of a session leader (leader).
 	cmd   *exec.Cmd
 	id    proc.Identity // the agent's own
 	pty   *os.File      // nil without a terminal
@@ -63,10 +63,13 @@ type Agent struct {
 	// modesMu; nil while nobody waits.
 	outWake chan struct{}
 
-	// leaderDone is closed once the leader's reports are read to their
-	// end; status is the agent's wait status, from the leader.
+	// leader is the session leader that runs it (on a pty); leaderDone
+	// is closed once the leader has said how it ended — status, its wait
+	// status, or leaderErr — or has ended itself.
+	leader     *sessionLeader
 	leaderDone chan struct{}
 	status     *syscall.WaitStatus
+	leaderErr  error
 
 	outDone chan struct{}
 	done    chan struct{}
@@ -130,71 +133,56 @@ func (a *Agent) startOnPTY(path string, spec Spec, t *Terminal) error {
 	if err != nil {
 		return err
 	}
-	exe, err := leaderExecutable()
+	l, err := t.takeLeader()
 	if err != nil {
 		closeAll(master, slave)
 		return err
 	}
-	statusR, statusW, err := os.Pipe()
-	if err != nil {
-		closeAll(master, slave)
-		return err
-	}
-	specR, specW, err := os.Pipe()
-	if err != nil {
-		closeAll(master, slave, statusR, statusW)
-		return err
-	}
-	cmd := &exec.Cmd{Path: exe, Args: []string{"superclaude-pty-leader"},
-		// Its own environment, marker-free (leaderEnv).
-		Env:   leaderEnv,
-		Stdin: slave, Stdout: slave, Stderr: slave,
-		// fd 3 and fd 4 in the leader
-		ExtraFiles: []*os.File{statusW, specR},
-		// The leader leads a new session with the pty as its
-		// controlling terminal.
-		SysProcAttr: &syscall.SysProcAttr{Setsid: true, Setctty: true},
-	}
-	SetDeathSignal(cmd.SysProcAttr, leaderDeathSignal)
-	err = startCmd(cmd)
-	closeAll(slave, statusW, specR) // the leader's, if it started
-	if err != nil {
-		closeAll(master, statusR, specW)
-		return err
-	}
-	// All of it, then end-of-file: the leader reads to the end.
 	env := spec.Env
 	if env == nil {
 		env = os.Environ() // ours, as os/exec gives; the leader's is bare
 	}
-	specW.Write(leader.EncodeSpec(path, spec.Dir, spec.Args, env))
-	specW.Close()
-
-	first := make(chan leader.Event, 1)
+	err = l.send(path, spec, env, slave)
+	slave.Close() // the leader's now, and the agent's
+	if err != nil {
+		l.close()
+		master.Close()
+		return err
+	}
+	ev, ok := <-l.events
+	switch {
+	case !ok:
+		master.Close()
+		return &startError{code: 1, err: errLeaderGone}
+	case ev.Kind != "start":
+		master.Close()
+		t.giveBack(l)
+		if ev.Kind == "error" {
+			return &startError{code: ev.Code, err: ev.Err}
+		}
+		return &startError{code: 1, err: errors.New("the session leader reported " + ev.Kind + " before starting the agent")}
+	}
+	a.leader, a.id, a.pty, a.term = l, ev.ID, master, t
 	guard.Go(func() {
 		defer close(a.leaderDone)
-		defer statusR.Close()
-		started := false
-		leader.ReadEvents(statusR, func(ev leader.Event) {
-			if !started {
-				started = true
-				first <- ev
+		for ev := range l.events {
+			switch ev.Kind {
+			case "exit":
+				st := ev.Status
+				a.status = &st
+				t.giveBack(l)
+				return
+			case "stop":
+				a.term.agentStopped(a)
+			case "error":
+				// It could not wait for the agent: the agent is not its
+				// to report any more.
+				a.leaderErr = ev.Err
+				t.giveBack(l)
 				return
 			}
-			a.onLeaderEvent(ev)
-		})
-		if !started {
-			first <- leader.Event{Kind: "error", Code: 1, Err: errors.New("the session leader ended before starting the agent")}
 		}
 	})
-	ev := <-first
-	if ev.Kind != "start" {
-		cmd.Wait()
-		disown(cmd.Process.Pid)
-		master.Close()
-		return &startError{code: ev.Code, err: ev.Err}
-	}
-	a.cmd, a.id, a.pty, a.term = cmd, ev.ID, master, t
 	a.ptyIO = relayFile(master)
 	a.modes = newModeTracker()
 	guard.Go(a.copyOutput)
@@ -205,17 +193,6 @@ func (a *Agent) startOnPTY(path string, spec Spec, t *Terminal) error {
 func closeAll(files ...*os.File) {
 	for _, f := range files {
 		f.Close()
-	}
-}
-
-// onLeaderEvent handles a report after the start.
-func (a *Agent) onLeaderEvent(ev leader.Event) {
-	switch ev.Kind {
-	case "exit":
-		st := ev.Status
-		a.status = &st
-	case "stop":
-		a.term.agentStopped(a)
 	}
 }
 
@@ -267,14 +244,24 @@ func (a *Agent) NextOutput() <-chan struct{} {
 }
 
 func (a *Agent) wait(started time.Time) {
-	err := a.cmd.Wait()
-	ended := time.Now()
-	disown(a.cmd.Process.Pid)
+	var err error
+	if a.leader == nil {
+		err = a.cmd.Wait()
+		disown(a.cmd.Process.Pid)
+	}
 	<-a.leaderDone
+	ended := time.Now()
 	var ee *exec.ExitError
 	switch {
 	case a.status != nil:
 		a.exit = exitOfStatus(*a.status)
+	case a.leader != nil && a.leaderErr != nil:
+		a.exit = Exit{Code: 1, Err: a.leaderErr}
+	case a.leader != nil:
+		// The leader ended without saying (killed): its own end is all
+		// there is to tell, as when each agent had a leader of its own.
+		<-a.leader.exited
+		a.exit = exitOf(a.leader.cmd.ProcessState)
 	case err == nil || errors.As(err, &ee):
 		a.exit = exitOf(a.cmd.ProcessState)
 	default:

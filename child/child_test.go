@@ -135,6 +135,7 @@ func userTerminal(t *testing.T) (*Terminal, *os.File) {
 	if tt == nil {
 		t.Fatal("a pty slave is not a terminal?")
 	}
+	t.Cleanup(tt.Close)
 	return tt, master
 }
 

@@ -45,6 +45,9 @@ type Terminal struct {
 
 	jobs  sync.Once
 	stops chan *Agent // agents that stopped (job control)
+
+	// leaders keeps the session leader between agents (leader.go).
+	leaders leaders
 }
 
 // NewTerminal returns the terminal on in and out, or nil when either is not

@@ -11,6 +11,9 @@ import (
 // the caller, so the answer is always yes and the caller looks.
 func HasChildren() bool { return true }
 
+// HasChildrenBut is HasChildren: on macOS the caller always looks.
+func HasChildrenBut(keep func(pid int) bool) bool { return true }
+
 // ReapOrphans collects every dead child of the calling process except
 // those keep says belong to someone else (an exec.Cmd whose Wait must see
 // the status). It returns the PIDs reaped.

@@ -2,6 +2,10 @@ package proc
 
 import (
 	"errors"
+	"io/fs"
+	"os"
+	"strconv"
+	"strings"
 	"time"
 	"unsafe"
 
@@ -39,6 +43,42 @@ func peekExited() (pid int, ok bool) {
 func HasChildren() bool {
 	_, ok := peekExited()
 	return ok
+}
+
+// HasChildrenBut reports whether the caller has a child that keep does not
+// claim (one whose exit status someone else waits for: the session leader
+// a terminal keeps between agents). Each thread's children are listed in
+// /proc/self/task/TID/children (Linux 3.5, CONFIG_PROC_CHILDREN): a few
+// small reads, however many processes the machine runs. Where those
+// cannot be read it is HasChildren, which counts the kept ones too.
+func HasChildrenBut(keep func(pid int) bool) bool {
+	if !HasChildren() {
+		return false
+	}
+	if keep == nil {
+		return true
+	}
+	tasks, err := os.ReadDir("/proc/self/task")
+	if err != nil {
+		return true
+	}
+	for _, t := range tasks {
+		data, err := os.ReadFile("/proc/self/task/" + t.Name() + "/children")
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				if _, serr := os.Stat("/proc/self/task/" + t.Name()); serr != nil {
+					continue // the thread ended meanwhile
+				}
+			}
+			return true
+		}
+		for _, f := range strings.Fields(string(data)) {
+			if pid, err := strconv.Atoi(f); err != nil || !keep(pid) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // ReapOrphans collects the exit status of the caller's exited children,

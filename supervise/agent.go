@@ -175,7 +175,9 @@ func (a *agentService) Serve(ctx context.Context) error {
 		s.wd.WaitKills()
 		s.wd.Unwatch()
 		s.agentGone() // and the restarts being written for it
-		swept := s.wd.Sweep(context.Background(), nil)
+		// The session leader the terminal keeps for the next agent is
+		// ours, not the agent's: it is neither reaped nor swept.
+		swept := s.wd.Sweep(context.Background(), child.Owned)
 
 		e := Exit{
 			Exit:           exit,

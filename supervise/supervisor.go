@@ -413,6 +413,7 @@ func (s *Supervisor) start(ctx context.Context) (err error) {
 		defer signal.Stop(sigs)
 		if t := s.cfg.Terminal; t != nil {
 			defer t.Restore()
+			defer t.Close() // the session leader kept for a next agent
 		}
 		for {
 			select {
@@ -508,10 +509,11 @@ func (s *Supervisor) onSignal(sig syscall.Signal) {
 			a.Resize()
 		}
 	case syscall.SIGCHLD:
-		// Orphans adopted as subreaper that exited on their own. The
-		// agent and its session leader (child/leader.go) are waited for
-		// by their child.Agent, which needs their status — from their
-		// fork on, before the agent service knows of them.
+		// Orphans adopted as subreaper that exited on their own. An
+		// agent without a pty and the session leader of those on one
+		// (child/leader.go) are waited for by package child, which needs
+		// their status — from their fork on, before the agent service
+		// knows of them.
 		proc.ReapOrphans(child.Owned)
 	case syscall.SIGUSR1:
 		// The seeds' `kill -USR1 $WATCHDOG_PID`: restart the agent, once

@@ -213,12 +213,13 @@ type SweepResult struct {
 // old one's leftovers.
 //
 // It walks the process table at most once, and not at all below a
-// subreaper that has no child left (the usual case: the agent ended its
-// own children); the marker, a second net for processes outside the
+// subreaper that has no child left but those keep claims (the usual case:
+// the agent ended its own children; the session leader kept for the next
+// agent is the caller's); the marker, a second net for processes outside the
 // tree, is looked for only where no subreaper gathers them (macOS).
 func (w *Watchdog) Sweep(ctx context.Context, keep func(pid int) bool) SweepResult {
 	proc.ReapOrphans(keep)
-	if w.Subreaper && !proc.HasChildren() {
+	if w.Subreaper && !proc.HasChildrenBut(keep) {
 		return SweepResult{}
 	}
 	var ids []proc.Identity

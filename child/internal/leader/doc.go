@@ -11,22 +11,30 @@
 // own in the foreground of the pty; the agent's parent (the leader) is then
 // in the agent's session but another group, the group is not orphaned, and
 // the agent can stop. The leader reports every stop, continue and the exit
-// over a pipe (StatusFD), and otherwise does nothing: the agent's PID,
-// identity and exit status are the agent's own.
+// over its control socket (CtlFD), and otherwise does nothing: the agent's
+// PID, identity and exit status are the agent's own.
+//
+// One leader serves every agent of a supervisor in turn. Each agent gets a
+// new pty, which comes with its command over the socket (Frame: a
+// descriptor passed as SCM_RIGHTS); the leader gives up the last agent's
+// terminal, takes the new one as its session's, starts the agent and
+// closes its own copy, so that the pty's end of file is still the agent's
+// and its descendants' to give. A restart thus starts one process, the
+// agent, as a minimal supervisor does; when each agent had a leader of its
+// own, the leader's start — this program's exec and Go runtime — was most
+// of the supervisor's own share of a restart (issue 22).
 //
 // The leader's own environment holds nothing but Env (and GOMAXPROCS): the
-// agent's command line and environment come over a second pipe (SpecFD).
-// So the leader never carries the supervisor's marker, and sweeps and
-// kills, which look for the marker, only ever see the agent and its
-// descendants.
+// agent's command line and environment come over the socket. So the
+// leader never carries the supervisor's marker, and sweeps and kills,
+// which look for the marker, only ever see the agent and its descendants.
 //
 // The role runs from this package's init, not from a call main has to
 // make, so that every program that can start agents on a pty — superclaude,
 // a library user's program, every test binary — can also lead their
-// sessions. It runs before most of the program has initialised: every
-// start and restart of an agent on a pty starts a leader, and a leader that
-// ran the initialisers of the whole program — cobra, the state store, the
-// dashboard's terminal packages — paid for all of them on every restart
+// sessions. It runs before most of the program has initialised: a leader
+// that ran the initialisers of the whole program — cobra, the state store,
+// the dashboard's terminal packages — paid for all of them at its start
 // (docs/benchmarks.md, issue 22). Go initialises packages in a fixed order
 // (the spec, since Go 1.21: sorted by import path, each as soon as
 // everything it imports is initialised); this package imports only the

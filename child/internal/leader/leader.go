@@ -19,14 +19,12 @@ import (
 const Env = envvar.PTYLeader
 
 // Version is the protocol's version.
-const Version = "1"
+const Version = "2"
 
-// The leader's files: StatusFD is where it reports, SpecFD where it reads
-// the agent's command.
-const (
-	StatusFD = 3
-	SpecFD   = 4
-)
+// CtlFD is the leader's control socket (a Unix stream socket): it reads
+// each agent's command there, with the agent's terminal (SendSpec), and
+// writes its reports (ParseEvent).
+const CtlFD = 3
 
 // AgentDeathSignal is what the agent gets when the thread that started it
 // exits (SetDeathSignal): SIGHUP, a terminal's hangup (child/starter.go
@@ -45,45 +43,76 @@ func init() {
 	os.Exit(run())
 }
 
-// run is the leader's whole life: start the agent, report, wait.
+// run is the leader's whole life: for each command that comes, take the
+// terminal that comes with it, start the agent, report, wait; until the
+// supervisor closes the socket.
+//
+// One leader serves every agent of its supervisor, one after the other:
+// a restart used to start a new leader — this program, executed again, a
+// Go runtime's start — before every agent, the larger part of the
+// supervisor's own share of a restart (issue 22).
 func run() int {
 	// The agent's parent-death signal is tied to the thread that forks it
 	// (golang/go#27505); the main goroutine keeps its thread to the end.
 	runtime.LockOSThread()
-	status := os.NewFile(StatusFD, "status")
-	specFile := os.NewFile(SpecFD, "spec")
-	if status == nil || specFile == nil {
-		os.Stderr.WriteString("superclaude: session leader started without its pipes\n")
+	ctl := os.NewFile(CtlFD, "control")
+	if ctl == nil {
+		os.Stderr.WriteString("superclaude: session leader started without its control socket\n")
 		return 126
 	}
-	// Neither pipe may reach the agent: the status pipe's end-of-file is
-	// how the supervisor knows the leader is gone.
-	syscall.CloseOnExec(StatusFD)
-	syscall.CloseOnExec(SpecFD)
-	report := func(line string) { status.WriteString(line + "\n") }
-
-	data, err := io.ReadAll(specFile)
-	specFile.Close()
-	path, dir, args, env, derr := DecodeSpec(data)
-	if err != nil || derr != nil {
-		report("error 1 reading the agent's command: " + oneLine(errors.Join(err, derr).Error()))
-		return 1
-	}
-	// A hangup of the pty reaches the agent itself; the leader stays to
-	// report how the agent ended. Caught, not ignored: an ignored signal
-	// would stay ignored in the agent.
+	// The socket may not reach the agent: its end of file is how each
+	// side knows the other is gone.
+	syscall.CloseOnExec(CtlFD)
+	report := func(line string) { ctl.WriteString(line + "\n") }
+	// A hangup of a pty reaches the agent itself; the leader stays to
+	// report how the agent ended, and for the next. Caught, not ignored:
+	// an ignored signal would stay ignored in the agent.
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGHUP)
+	for {
+		data, tty, err := readSpec(CtlFD)
+		if errors.Is(err, io.EOF) {
+			return 0 // the supervisor is done with us
+		}
+		if err != nil {
+			report("error 1 reading the agent's command: " + oneLine(err.Error()))
+			return 1
+		}
+		path, dir, args, env, err := DecodeSpec(data)
+		if err == nil && tty < 0 {
+			err = errors.New("no terminal came with it")
+		}
+		if err != nil {
+			report("error 1 reading the agent's command: " + oneLine(err.Error()))
+			closeFD(tty)
+			continue
+		}
+		runAgent(report, tty, path, dir, args, env)
+	}
+}
 
-	// Its own process group, in the pty's foreground (Ctty is our fd 0,
-	// the pty); the session and the controlling terminal are ours.
-	sys := &syscall.SysProcAttr{Setpgid: true, Foreground: true, Ctty: 0}
+// runAgent starts one agent on tty, which it makes the session's
+// controlling terminal, reports its start, stops and exit, and returns
+// once it has exited. tty is closed once the agent has it: the pty's end
+// of file is then the agent's and its descendants' to give.
+func runAgent(report func(string), tty int, path, dir string, args, env []string) {
+	if err := takeTerminal(tty); err != nil {
+		closeFD(tty)
+		report("error 1 taking the agent's terminal: " + oneLine(err.Error()))
+		return
+	}
+	t := os.NewFile(uintptr(tty), "tty")
+	// Its own process group, in the pty's foreground (Ctty is our
+	// descriptor of the pty); the session and the controlling terminal
+	// are ours.
+	sys := &syscall.SysProcAttr{Setpgid: true, Foreground: true, Ctty: tty}
 	SetDeathSignal(sys, AgentDeathSignal)
 	p, err := os.StartProcess(path, append([]string{path}, args...), &os.ProcAttr{
 		Dir: dir, Env: dedupEnv(WithAgentParent(env, os.Getpid(), args, false)),
-		Files: []*os.File{os.Stdin, os.Stdout, os.Stderr}, Sys: sys})
+		Files: []*os.File{t, t, t}, Sys: sys})
+	t.Close()
 	if err != nil {
 		report("error " + strconv.Itoa(StartCode(err)) + " " + oneLine(err.Error()))
-		return 1
+		return
 	}
 	pid := p.Pid
 	// Not reaped before our wait below: the PID still names the agent.
@@ -100,7 +129,7 @@ func run() int {
 		}
 		if err != nil {
 			report("error 1 waiting for the agent: " + oneLine(err.Error()))
-			return 1
+			return
 		}
 		switch {
 		case ws.Stopped():
@@ -109,8 +138,14 @@ func run() int {
 			report("cont")
 		default:
 			report("exit " + strconv.FormatUint(uint64(uint32(ws)), 10))
-			return 0
+			return
 		}
+	}
+}
+
+func closeFD(fd int) {
+	if fd >= 0 {
+		syscall.Close(fd)
 	}
 }
 

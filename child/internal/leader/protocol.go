@@ -30,6 +30,40 @@ func EncodeSpec(path, dir string, args, env []string) []byte {
 	return b.Bytes()
 }
 
+// How a command reaches the leader on its control socket: a header of
+// frameHeader bytes, the command's length (big-endian), sent with the
+// agent's terminal as ancillary data (SCM_RIGHTS), then the command
+// (EncodeSpec). Nothing bounds an environment but maxSpec.
+const (
+	frameHeader = 8
+	maxSpec     = 64 << 20
+)
+
+var (
+	errEOF     = io.EOF
+	errTooLong = errors.New("the agent's command is longer than 64 MiB")
+)
+
+// Frame returns what the supervisor sends for spec (EncodeSpec's) on the
+// leader's control socket: the header with its ancillary data, the
+// terminal tty's descriptor (one sendmsg), then spec itself.
+func Frame(spec []byte, tty int) (hdr, oob []byte) {
+	hdr = make([]byte, frameHeader)
+	for i, n := 0, uint64(len(spec)); i < frameHeader; i++ {
+		hdr[frameHeader-1-i] = byte(n >> (8 * i))
+	}
+	return hdr, syscall.UnixRights(tty)
+}
+
+// frameSize reads a header's length.
+func frameSize(hdr [frameHeader]byte) uint64 {
+	var n uint64
+	for _, b := range hdr {
+		n = n<<8 | uint64(b)
+	}
+	return n
+}
+
 // DecodeSpec reads what EncodeSpec wrote.
 func DecodeSpec(b []byte) (path, dir string, args, env []string, err error) {
 	f := strings.Split(string(b), "\x00")
