@@ -83,6 +83,16 @@ func Of(pid int) (Identity, error) {
 	return info.Identity, nil
 }
 
+// Parent returns the PID of pid's parent, from the one process's own
+// record (no walk of the process table).
+func Parent(pid int) (int, error) {
+	info, err := stat(pid)
+	if err != nil {
+		return 0, err
+	}
+	return info.PPID, nil
+}
+
 // Verify returns nil when the process id names is running now, [ErrGone]
 // when it has exited, and [ErrReused] when its PID belongs to another
 // process.

@@ -4,9 +4,11 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"syscall"
 	"testing"
 	"time"
 
+	"github.com/superclaude/superclaude/child"
 	"github.com/superclaude/superclaude/internal/control"
 	"github.com/superclaude/superclaude/proc"
 	"github.com/superclaude/superclaude/state"
@@ -51,5 +53,50 @@ func TestARequestFromAGoneAgentChangesNothing(t *testing.T) {
 		control.Peer{UID: os.Getuid(), PID: os.Getppid()})
 	if !resp.OK {
 		t.Fatalf("a request from outside was refused: %+v", resp)
+	}
+}
+
+// The requester's ancestry is climbed one process at a time (no snapshot
+// of the process table, which cost a +session restart 150–200 ms with
+// 1,000 more processes on the machine: issue 22): the running agent's own
+// descendants, however far below it, ask for it; the supervisor's other
+// children are what a gone agent left; the rest is outside the tree.
+func TestTheAgentsDescendantsAreNotTakenForAGoneAgents(t *testing.T) {
+	s, _ := newBinderSupervisor(t)
+	ag, err := child.Start(child.Spec{Path: "/bin/sh", Args: []string{"-c", "sleep 30 </dev/null >/dev/null 2>&1 & wait"}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { proc.Signal(ag.Identity(), 9); ag.Wait() })
+	s.mu.Lock()
+	s.current = ag
+	s.mu.Unlock()
+	var hook int
+	waitUntil(t, "the agent's child", func() bool {
+		tree, _ := proc.Tree(ag.PID())
+		if len(tree) > 0 {
+			hook = tree[0].PID
+		}
+		return hook != 0
+	})
+	defer syscall.Kill(hook, syscall.SIGKILL)
+	leftover := exec.Command("sleep", "30")
+	if err := leftover.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { leftover.Process.Kill(); leftover.Wait() }()
+	for _, tc := range []struct {
+		name string
+		pid  int
+		gone bool
+	}{
+		{"the agent", ag.PID(), false},
+		{"the agent's child", hook, false},
+		{"the supervisor's other child", leftover.Process.Pid, true},
+		{"a shell outside", os.Getppid(), false},
+	} {
+		if got := s.fromGoneAgent(tc.pid); got != tc.gone {
+			t.Errorf("%s (pid %d): from a gone agent %v, want %v", tc.name, tc.pid, got, tc.gone)
+		}
 	}
 }
