@@ -56,7 +56,9 @@ func logTimers(t *testing.T) *timerLog {
 }
 
 // startIdle runs a supervisor of an agent that sleeps, with profile p, a
-// session store and env, and waits until its agent runs.
+// session store and env, and waits until its agent runs. A profile's Fresh
+// may give the agent arguments: the sleeper is a shell, which takes them
+// as its own.
 func startIdle(t *testing.T, p Profile, env []string) (*Supervisor, *state.Store) {
 	t.Helper()
 	store, err := state.Open(t.TempDir())
@@ -68,7 +70,7 @@ func startIdle(t *testing.T, p Profile, env []string) (*Supervisor, *state.Store
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(rt) })
-	s, err := Start(t.Context(), Config{Profile: p, Command: "/bin/sleep", Args: []string{"60"}, Socket: filepath.Join(rt, "s.sock"),
+	s, err := Start(t.Context(), Config{Profile: p, Command: "/bin/sh", Args: []string{"-c", "exec sleep 60", "sh"}, Socket: filepath.Join(rt, "s.sock"),
 		Grace: time.Second, Store: store, Env: append(os.Environ(), env...)})
 	if err != nil {
 		t.Fatal(err)
@@ -155,4 +157,26 @@ func nearMidnight(t time.Time) bool {
 		}
 	}
 	return false
+}
+
+// A Gemini CLI makes its project's directory, its chats directory and its
+// chat file as it starts, none of which the supervisor can name before:
+// the watch follows them down and the conversation is learned at once,
+// with no poll to find it.
+func TestGeminiChatIsLearnedAsItIsWritten(t *testing.T) {
+	home := t.TempDir()
+	id := "65a8abb5-a6e1-49bb-a468-cee473bf69c2"
+	like := Profile{Name: "gemini-like", Status: Gemini.Status, Conversation: Gemini.Conversation, Watch: Gemini.Watch,
+		Fresh: func(args []string) []string { return append(args, "--session-id", id) }}
+	s, _ := startIdle(t, like, []string{"GEMINI_CLI_HOME=" + home})
+	time.Sleep(300 * time.Millisecond) // its first look is done
+	chats := filepath.Join(home, ".gemini", "tmp", "proj", "chats")
+	for _, d := range []string{filepath.Join(home, ".gemini"), filepath.Dir(filepath.Dir(chats)), filepath.Dir(chats), chats} {
+		if err := os.Mkdir(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	chatFile(t, home, "proj", "2026-12-01T22-10", id, `{"type":"user","content":"hi"}`)
+	waitStatus(t, s, "the conversation learned", func(st Status) bool { return st.Conversation == id })
 }
