@@ -40,6 +40,6 @@
 // everything it imports is initialised); this package imports only the
 // standard library's os, os/signal and their like, internal/envvar and
 // proc, so it comes among the first.
-// TestTheLeaderComesBeforeTheHeavyInitialisers in cmd/superclaude fails if
+// TestTheLeaderComesBeforeTheHeavyInitialisers in cmd/superclaude/apptest fails if
 // a new import ever moves it after cobra, the state store or net.
 package leader
