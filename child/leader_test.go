@@ -22,6 +22,8 @@ func TestAStartTheLeaderCannotDoIsReported(t *testing.T) {
 		t.Fatalf("StartFailure = %+v (%v)", e, err)
 	}
 	kept := tt.leaders.idle
+	// The leaders of earlier tests' terminals end as those close, aside.
+	eventually(t, "the other tests' leaders to end", func() bool { return ownedCount() <= 1 })
 	if kept == nil || ownedCount() != 1 || !Owned(kept.cmd.Process.Pid) {
 		t.Fatalf("%d children registered as owned; want the kept leader alone", ownedCount())
 	}
