@@ -16,10 +16,11 @@
 //
 // One leader serves every agent of a supervisor in turn. Each agent gets a
 // new pty, which comes with its command over the socket (Frame: a
-// descriptor passed as SCM_RIGHTS); the leader gives up the last agent's
-// terminal, takes the new one as its session's, starts the agent and
-// closes its own copy, so that the pty's end of file is still the agent's
-// and its descendants' to give. A restart thus starts one process, the
+// descriptor passed as SCM_RIGHTS); the leader takes it as its session's
+// terminal, starts the agent on it, and, once the agent has exited, gives
+// it up through that descriptor and closes it before it says so — as a
+// leader of one agent gave it up by exiting — so that the next agent's can
+// be taken, and the pty's end of file is then its descendants' to give. A restart thus starts one process, the
 // agent, as a minimal supervisor does; when each agent had a leader of its
 // own, the leader's start — this program's exec and Go runtime — was most
 // of the supervisor's own share of a restart (issue 22).

@@ -86,21 +86,28 @@ func run() int {
 			closeFD(tty)
 			continue
 		}
-		runAgent(report, tty, path, dir, args, env)
+		report(runAgent(report, tty, path, dir, args, env))
 	}
 }
 
 // runAgent starts one agent on tty, which it makes the session's
-// controlling terminal, reports its start, stops and exit, and returns
-// once it has exited. tty is closed once the agent has it: the pty's end
-// of file is then the agent's and its descendants' to give.
-func runAgent(report func(string), tty int, path, dir string, args, env []string) {
+// controlling terminal, reports its start and its stops, and returns the
+// report of its end once it has exited — after it has given the terminal
+// up, so that the next agent's can be taken.
+//
+// It holds tty until then, as a leader of one agent held it as its
+// standard files: the session keeps its controlling terminal whether or
+// not anyone has it open, and only a descriptor of it can give it up (an
+// open of /dev/tty fails once nobody has the terminal open). The pty's
+// end of file comes once the agent's descendants have closed theirs.
+func runAgent(report func(string), tty int, path, dir string, args, env []string) string {
 	if err := takeTerminal(tty); err != nil {
 		closeFD(tty)
-		report("error 1 taking the agent's terminal: " + oneLine(err.Error()))
-		return
+		return "error 1 taking the agent's terminal: " + oneLine(err.Error())
 	}
 	t := os.NewFile(uintptr(tty), "tty")
+	defer t.Close()
+	defer giveUpTerminal(tty)
 	// Its own process group, in the pty's foreground (Ctty is our
 	// descriptor of the pty); the session and the controlling terminal
 	// are ours.
@@ -109,10 +116,8 @@ func runAgent(report func(string), tty int, path, dir string, args, env []string
 	p, err := os.StartProcess(path, append([]string{path}, args...), &os.ProcAttr{
 		Dir: dir, Env: dedupEnv(WithAgentParent(env, os.Getpid(), args, false)),
 		Files: []*os.File{t, t, t}, Sys: sys})
-	t.Close()
 	if err != nil {
-		report("error " + strconv.Itoa(StartCode(err)) + " " + oneLine(err.Error()))
-		return
+		return "error " + strconv.Itoa(StartCode(err)) + " " + oneLine(err.Error())
 	}
 	pid := p.Pid
 	// Not reaped before our wait below: the PID still names the agent.
@@ -128,8 +133,7 @@ func runAgent(report func(string), tty int, path, dir string, args, env []string
 			continue
 		}
 		if err != nil {
-			report("error 1 waiting for the agent: " + oneLine(err.Error()))
-			return
+			return "error 1 waiting for the agent: " + oneLine(err.Error())
 		}
 		switch {
 		case ws.Stopped():
@@ -137,8 +141,7 @@ func runAgent(report func(string), tty int, path, dir string, args, env []string
 		case ws.Continued():
 			report("cont")
 		default:
-			report("exit " + strconv.FormatUint(uint64(uint32(ws)), 10))
-			return
+			return "exit " + strconv.FormatUint(uint64(uint32(ws)), 10)
 		}
 	}
 }

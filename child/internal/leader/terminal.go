@@ -7,12 +7,9 @@ import (
 )
 
 // takeTerminal makes tty the controlling terminal of the leader's session.
-// A session has one; the last agent's is given up first, if the session
-// still has it (the supervisor closing that pty's master hangs it up,
-// which takes it away too, but that close runs aside and may come later).
-// Giving it up sends the terminal's foreground group — the last agent's,
-// gone by now with what it left, which the supervisor sweeps before it
-// starts the next — a hangup.
+// A session has one: the last agent's was given up as it ended
+// (giveUpTerminal); should the session have one all the same, it is given
+// up first.
 func takeTerminal(tty int) error {
 	if old, err := unix.Open("/dev/tty", unix.O_RDWR|unix.O_NOCTTY|unix.O_CLOEXEC, 0); err == nil {
 		unix.IoctlSetInt(old, unix.TIOCNOTTY, 0)
@@ -20,6 +17,11 @@ func takeTerminal(tty int) error {
 	}
 	return unix.IoctlSetInt(tty, unix.TIOCSCTTY, 0)
 }
+
+// giveUpTerminal gives up tty as the session's controlling terminal, as
+// the end of a leader of one agent did: the terminal's foreground group —
+// the agent's, ended, with whatever it left there — gets a hangup.
+func giveUpTerminal(tty int) { unix.IoctlSetInt(tty, unix.TIOCNOTTY, 0) }
 
 // readSpec reads one agent's command from the control socket fd (Frame
 // says how it comes): its bytes and the agent's terminal, -1 when none
