@@ -1,10 +1,12 @@
 package benchsuite
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"syscall"
 	"testing"
@@ -78,6 +80,26 @@ func sessionOf(b *testing.B, r *rig, s *running) string {
 	return ""
 }
 
+// agentKnown waits until r's event log records the start of the agent pid:
+// its supervisor knows it then, and a restart asked for from a shell is
+// not refused with "no agent is running".
+func agentKnown(b *testing.B, r *rig, pid int) {
+	b.Helper()
+	mark := []byte(`"kind":"agent-start"`)
+	want := []byte(`"pid":` + strconv.Itoa(pid) + `,`)
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		data, _ := os.ReadFile(filepath.Join(r.dir, "sessions", ".events.jsonl"))
+		for _, line := range bytes.Split(data, []byte("\n")) {
+			if bytes.Contains(line, mark) && bytes.Contains(line, want) {
+				return
+			}
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	b.Fatalf("the event log never recorded the start of agent %d", pid)
+}
+
 // restartTimes asks s for a restart and returns the time from the asking
 // to the new agent's start, and from the old agent's exit (its SIGTERM
 // handled) to the new one's start.
@@ -89,9 +111,13 @@ func restartTimes(b *testing.B, r *rig, s *running, how asker) (total, afterExit
 	recs := waitRecords(b, s.log, "start", starts+1, 30*time.Second)
 	started := recs[starts].at
 	exits := waitRecords(b, s.log, "exit", starts, 5*time.Second)
-	// A signal that comes between the agent's exec and the moment the
-	// supervisor knows its agent finds none to restart: let it settle.
+	// A request that comes between the agent's exec and the moment the
+	// supervisor knows its agent finds none to restart: let it settle,
+	// and wait (untimed) until superclaude's event log has the start.
 	time.Sleep(100 * time.Millisecond)
+	if s.name == "superclaude" {
+		agentKnown(b, r, recs[starts].pid)
+	}
 	if how.activates {
 		r.callback(b, s, nil, r.bin, "+session", "activate", sessionOf(b, r, s))
 	}
