@@ -139,6 +139,18 @@ func userTerminal(t *testing.T) (*Terminal, *os.File) {
 	return tt, master
 }
 
+// startEcho starts the echoing agent on tt and waits, reading r (the
+// person's side), until it says it has its terminal.
+func startEcho(t *testing.T, tt *Terminal, r io.Reader) *Agent {
+	t.Helper()
+	a, err := Start(spec("echo"), tt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	readUntil(t, r, "tty=true")
+	return a
+}
+
 // readUntil reads r until it has seen want or the deadline passes.
 func readUntil(t *testing.T, r io.Reader, want string) string {
 	t.Helper()
@@ -269,19 +281,11 @@ func TestAgentGetsAPtyInputAndResizes(t *testing.T) {
 func TestInputGoesToTheCurrentAgentOnly(t *testing.T) {
 	tt, master := userTerminal(t)
 	r := bufio.NewReader(master)
-	first, err := Start(spec("echo"), tt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	readUntil(t, r, "tty=true")
+	first := startEcho(t, tt, r)
 	master.Write([]byte("quit\r"))
 	first.Wait()
 
-	second, err := Start(spec("echo"), tt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	readUntil(t, r, "tty=true")
+	second := startEcho(t, tt, r)
 	master.Write([]byte("again\r"))
 	readUntil(t, r, "got:again")
 	master.Write([]byte("quit\r"))

@@ -31,11 +31,7 @@ func typedBetweenAgents(t *testing.T, line string) (*Terminal, *os.File, *bufio.
 		t.Fatal(err)
 	}
 	r := bufio.NewReader(master)
-	first, err := Start(spec("echo"), tt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	readUntil(t, r, "tty=true")
+	first := startEcho(t, tt, r)
 	master.Write([]byte("quit\r"))
 	first.Wait()
 	master.Write([]byte(line))

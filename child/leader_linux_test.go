@@ -21,11 +21,7 @@ import (
 func TestTheLeaderGivesUpTheTerminalAsTheAgentEnds(t *testing.T) {
 	tt, master := userTerminal(t)
 	r := bufio.NewReader(master)
-	first, err := Start(spec("echo"), tt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	readUntil(t, r, "tty=true")
+	first := startEcho(t, tt, r)
 	held := -1
 	rc, err := first.pty.SyscallConn()
 	if err != nil {

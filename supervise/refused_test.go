@@ -62,15 +62,7 @@ func TestARequestFromAGoneAgentChangesNothing(t *testing.T) {
 // descendants, however far below it, ask for it; the supervisor's other
 // children are what a gone agent left; the rest is outside the tree.
 func TestTheAgentsDescendantsAreNotTakenForAGoneAgents(t *testing.T) {
-	s, _ := newBinderSupervisor(t)
-	ag, err := child.Start(child.Spec{Path: "/bin/sh", Args: []string{"-c", "sleep 30 </dev/null >/dev/null 2>&1 & wait"}}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { proc.Signal(ag.Identity(), 9); ag.Wait() })
-	s.mu.Lock()
-	s.current = ag
-	s.mu.Unlock()
+	s, _, ag := supervisorOf(t, child.Spec{Path: "/bin/sh", Args: []string{"-c", "sleep 30 </dev/null >/dev/null 2>&1 & wait"}})
 	var hook int
 	waitUntil(t, "the agent's child", func() bool {
 		tree, _ := proc.Tree(ag.PID())

@@ -18,11 +18,17 @@ import (
 // agent it runs, watched and killed by a served watchdog.
 func burstSupervisor(t *testing.T) (*Supervisor, *state.Store, *child.Agent) {
 	t.Helper()
+	return supervisorOf(t, child.Spec{Path: "/bin/sleep", Args: []string{"30"}})
+}
+
+// supervisorOf is burstSupervisor with the agent spec starts.
+func supervisorOf(t *testing.T, spec child.Spec) (*Supervisor, *state.Store, *child.Agent) {
+	t.Helper()
 	s, store := newBinderSupervisor(t)
 	if _, err := store.Activate("x", "implement", state.Caller{Owner: s.self, Pane: s.cfg.Pane}); err != nil {
 		t.Fatal(err)
 	}
-	ag, err := child.Start(child.Spec{Path: "/bin/sleep", Args: []string{"30"}}, nil)
+	ag, err := child.Start(spec, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,14 +16,7 @@ import (
 // within AnswerWithin. It replaced the heartbeat a supervisor wrote every
 // minute for the views, which woke every idle supervisor (issue 22).
 func TestAskTellsAnsweringSilentAndNoSupervisor(t *testing.T) {
-	tmp, err := os.MkdirTemp("", "sc-ask-") // short: the socket path must fit
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(tmp) })
-	t.Setenv("XDG_RUNTIME_DIR", "")
-	t.Setenv("TMPDIR", tmp)
-	forgetFallbacks()
+	freshRuntimeBase(t)
 	defer func(d time.Duration) { AnswerWithin = d }(AnswerWithin)
 	AnswerWithin = 300 * time.Millisecond
 	me, err := proc.Self()
@@ -56,17 +49,7 @@ func TestAskTellsAnsweringSilentAndNoSupervisor(t *testing.T) {
 		t.Fatalf("a silent supervisor held the view %s, past its bound %s", took, AnswerWithin)
 	}
 
-	ln, err := Listen(sock)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		Serve(ctx, ln, func(context.Context, Request, Peer) Response { return Response{OK: true} })
-		close(done)
-	}()
-	defer func() { cancel(); <-done }()
+	serveAt(t, sock, func(context.Context, Request, Peer) Response { return Response{OK: true} })
 	if got := Ask([]proc.Identity{me, me}); got[0] != Answered || got[1] != Answered {
 		t.Fatalf("a serving supervisor: %v, want Answered twice", got)
 	}

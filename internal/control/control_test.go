@@ -42,6 +42,13 @@ func serve(t *testing.T, h Handler) string {
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	path := filepath.Join(dir, "s.sock")
+	serveAt(t, path, h)
+	return path
+}
+
+// serveAt serves h on a socket at path until the test ends.
+func serveAt(t *testing.T, path string, h Handler) {
+	t.Helper()
 	ln, err := Listen(path)
 	if err != nil {
 		t.Fatal(err)
@@ -50,7 +57,6 @@ func serve(t *testing.T, h Handler) string {
 	done := make(chan struct{})
 	go func() { Serve(ctx, ln, h); close(done) }()
 	t.Cleanup(func() { cancel(); <-done })
-	return path
 }
 
 func TestCallReachesOnlyTheExpectedSupervisor(t *testing.T) {

@@ -12,6 +12,22 @@ import (
 	"github.com/superclaude/superclaude/proc"
 )
 
+// freshRuntimeBase makes a temporary directory the only base of runtime
+// directories for the test (TMPDIR, XDG_RUNTIME_DIR unset), as for another
+// process that starts, and returns it. Short: a socket's path must fit.
+func freshRuntimeBase(t *testing.T) string {
+	t.Helper()
+	tmp, err := os.MkdirTemp("", "sc-rt-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(tmp) })
+	t.Setenv("XDG_RUNTIME_DIR", "")
+	t.Setenv("TMPDIR", tmp)
+	forgetFallbacks()
+	return tmp
+}
+
 // Regression: with XDG_RUNTIME_DIR unset, a local user who pre-created
 // /tmp/superclaude-<uid> for another uid (or put a link or a file there)
 // made that user's superclaude refuse to start. It must fall back to a
@@ -31,14 +47,7 @@ func TestAttackForeignRuntimeDirDoesNotBlockStart(t *testing.T) {
 	}
 	for name, planted := range cases {
 		t.Run(name, func(t *testing.T) {
-			tmp, err := os.MkdirTemp("", "sc-rt-") // short: the socket path must fit
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { os.RemoveAll(tmp) })
-			t.Setenv("XDG_RUNTIME_DIR", "")
-			t.Setenv("TMPDIR", tmp)
-			forgetFallbacks()
+			tmp := freshRuntimeBase(t)
 			hijacked := filepath.Join(tmp, "superclaude-"+strconv.Itoa(os.Getuid()))
 			planted(t, hijacked)
 
@@ -63,17 +72,7 @@ func TestAttackForeignRuntimeDirDoesNotBlockStart(t *testing.T) {
 			if err != nil || filepath.Dir(sock) != dir {
 				t.Fatalf("SocketPath = %q, %v", sock, err)
 			}
-			ln, err := Listen(sock)
-			if err != nil {
-				t.Fatal(err)
-			}
-			ctx, cancel := context.WithCancel(context.Background())
-			done := make(chan struct{})
-			go func() {
-				Serve(ctx, ln, func(context.Context, Request, Peer) Response { return Response{OK: true} })
-				close(done)
-			}()
-			t.Cleanup(func() { cancel(); <-done })
+			serveAt(t, sock, func(context.Context, Request, Peer) Response { return Response{OK: true} })
 
 			forgetFallbacks() // as another process would start
 			found, err := FindSocket(os.Getpid())
@@ -113,13 +112,7 @@ func TestFindSocketIgnoresSocketsInOthersDirs(t *testing.T) {
 // left one more empty directory behind. A later process reuses a private
 // fallback of the user's; a loose look-alike is never reused.
 func TestAFallbackRuntimeDirIsReusedByTheNextProcess(t *testing.T) {
-	tmp, err := os.MkdirTemp("", "sc-rt-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(tmp) })
-	t.Setenv("XDG_RUNTIME_DIR", "")
-	t.Setenv("TMPDIR", tmp)
+	tmp := freshRuntimeBase(t)
 	os.WriteFile(filepath.Join(tmp, "superclaude-"+strconv.Itoa(os.Getuid())), nil, 0o600) // squatted
 	loose := filepath.Join(tmp, "superclaude-"+strconv.Itoa(os.Getuid())+"-0")
 	os.Mkdir(loose, 0o700)
@@ -182,14 +175,7 @@ func TestSocketDirIsPrivateAndShortEnough(t *testing.T) {
 // used, the planted things are neither followed nor touched, and why is
 // said (SteppedAside, which the supervisor logs).
 func TestAttackLooseRuntimeDirIsSteppedAside(t *testing.T) {
-	tmp, err := os.MkdirTemp("", "sc-rt-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(tmp) })
-	t.Setenv("XDG_RUNTIME_DIR", "")
-	t.Setenv("TMPDIR", tmp)
-	forgetFallbacks()
+	tmp := freshRuntimeBase(t)
 	loose := filepath.Join(tmp, "superclaude-"+strconv.Itoa(os.Getuid()))
 	if err := os.Mkdir(loose, 0o700); err != nil {
 		t.Fatal(err)
