@@ -374,10 +374,10 @@ func transcriptOf(st *state.State) string {
 // that can (learnConversation). It looks when the agent's files
 // (Profile.Watch) or the session's state file change — the kernel says so
 // (internal/fswatch) — and when a timer set for the next thing due fires,
-// once: an idle agent whose files do not change costs no wakeups. Changes
-// that follow a look within lookSpacing are looked at together, at its
-// end: an agent that writes its file many times a second while it works
-// costs at most a look a second, as the poll did. A profile that says
+// once: an idle agent whose files do not change costs no wakeups. A change
+// is looked at at once, but for a burst (lookBudget): an agent that writes
+// its file many times a second while it works costs about a look a
+// second, as the poll did. A profile that says
 // what its agent does but names nothing to watch (or a system that gives
 // no watch) is read once a second instead. When the tree stops it ends
 // the agent, within the spec's timeout, before Serve returns.
@@ -427,7 +427,7 @@ func (a *agentService) wait(ctx context.Context, ag *child.Agent) {
 	var ws watchState
 	var watching []string
 	var lastLimit time.Time // the reset of the last limit told
-	var lastLook time.Time
+	budget := newLookBudget(time.Now())
 	for {
 		select {
 		case <-ag.Done():
@@ -436,17 +436,17 @@ func (a *agentService) wait(ctx context.Context, ag *child.Agent) {
 			s.stopAgent()
 			return
 		case <-changed:
-			if end := lastLook.Add(lookSpacing); time.Now().Before(end) {
-				if due.IsZero() || end.Before(due) {
-					arm(end)
+			if at, ok := budget.take(time.Now()); !ok {
+				if due.IsZero() || at.Before(due) {
+					arm(at)
 				}
 				continue
 			}
 		case <-timer.C():
 			due = time.Time{}
+			budget.spend(time.Now()) // a change put off, or one due anyway
 		}
 		now := time.Now()
-		lastLook = now
 		s.learnConversation()
 		status := s.agentStatus()
 		s.noteStatus(status)
@@ -498,11 +498,6 @@ func (a *agentService) wait(ctx context.Context, ag *child.Agent) {
 		arm(next)
 	}
 }
-
-// lookSpacing is how soon after a look a change is looked at: at once
-// when the last look is older, else at the end of it, with whatever else
-// changed meanwhile.
-const lookSpacing = time.Second
 
 // waitTimer is the waiting supervisor's one timer (internal/alarm): a
 // variable, so that a test can see when it is set.

@@ -121,3 +121,45 @@ func decideDuties(in dutyInput, w *watchState) duties {
 	}
 	return d
 }
+
+// lookBudget spaces the looks that file changes ask for: a change is looked
+// at at once while the budget lasts — lookBurst looks, one more each
+// lookEvery — and, spent, at the moment it has one again, with whatever
+// else changed meanwhile. A person's agent changes its files now and then,
+// and each change is seen at once; one that writes its file many times a
+// second while it works (a Codex appending to its rollout) costs a look
+// every lookEvery, as a poll did.
+type lookBudget struct {
+	left float64
+	at   time.Time // when left was last brought up to date
+}
+
+const (
+	lookBurst = 3
+	lookEvery = time.Second
+)
+
+func newLookBudget(now time.Time) *lookBudget { return &lookBudget{left: lookBurst, at: now} }
+
+func (b *lookBudget) refill(now time.Time) {
+	b.left = min(lookBurst, b.left+float64(now.Sub(b.at))/float64(lookEvery))
+	b.at = now
+}
+
+// take takes a look from the budget for a change at now; when none is
+// left, ok is false and at is when there will be one.
+func (b *lookBudget) take(now time.Time) (at time.Time, ok bool) {
+	b.refill(now)
+	if b.left < 1 {
+		return now.Add(time.Duration((1 - b.left) * float64(lookEvery))), false
+	}
+	b.left--
+	return now, true
+}
+
+// spend takes a look the timer asked for (one put off, or one due anyway),
+// as far as there is budget for it.
+func (b *lookBudget) spend(now time.Time) {
+	b.refill(now)
+	b.left = max(0, b.left-1)
+}

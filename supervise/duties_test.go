@@ -89,3 +89,36 @@ func TestDutiesAtAnOverflow(t *testing.T) {
 		t.Fatalf("dehydrating: %+v", d)
 	}
 }
+
+// A change is looked at at once, a burst of them too, up to lookBurst; past
+// that, one look every lookEvery, with what changed meanwhile: a CLI that
+// writes its file many times a second costs what a poll did, and a person's
+// next change after a quiet while is seen at once again.
+func TestLookBudget(t *testing.T) {
+	t0 := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	b := newLookBudget(t0)
+	for i := 0; i < lookBurst; i++ {
+		if _, ok := b.take(t0.Add(time.Duration(i) * time.Millisecond)); !ok {
+			t.Fatalf("change %d of a burst was put off", i)
+		}
+	}
+	at, ok := b.take(t0.Add(10 * time.Millisecond))
+	if ok || at.Sub(t0) < 900*time.Millisecond || at.Sub(t0) > lookEvery+10*time.Millisecond {
+		t.Fatalf("past the burst: now %v, at %v after the start; want put off about %s", ok, at.Sub(t0), lookEvery)
+	}
+	// A CLI writing all the time: a look a second.
+	looks := 0
+	for ms := 0; ms < 10000; ms += 10 {
+		now := t0.Add(time.Second + time.Duration(ms)*time.Millisecond)
+		if _, ok := b.take(now); ok {
+			looks++
+		}
+	}
+	if looks < 9 || looks > 11 {
+		t.Fatalf("%d looks in 10 s of writes every 10 ms, want about 10", looks)
+	}
+	// Quiet for a while: the next change at once.
+	if _, ok := b.take(t0.Add(time.Minute)); !ok {
+		t.Fatal("a change after a quiet minute was put off")
+	}
+}
