@@ -126,16 +126,18 @@ func decideDuties(in dutyInput, w *watchState) duties {
 // at at once while the budget lasts — lookBurst looks, one more each
 // lookEvery — and, spent, at the moment it has one again, with whatever
 // else changed meanwhile. A person's agent changes its files now and then,
-// and each change is seen at once; one that writes its file many times a
-// second while it works (a Codex appending to its rollout) costs a look
-// every lookEvery, as a poll did.
+// and each change is seen at once — the handful of writes of an agent's
+// start among them (its profile, its hooks' first words, the status line
+// binding its conversation, which releases a new session's held events);
+// one that writes its file many times a second while it works (a Codex
+// appending to its rollout) costs a look every lookEvery, as a poll did.
 type lookBudget struct {
 	left float64
 	at   time.Time // when left was last brought up to date
 }
 
 const (
-	lookBurst = 3
+	lookBurst = 10
 	lookEvery = time.Second
 )
 
