@@ -150,7 +150,7 @@ func upAcross(s *Spec, hosts []string, o Options) (UpReport, error) {
 			a := args[h]
 			a.Check = true
 			if err := o.Remote.call(context.Background(), h, OpUp, a, nil); err != nil {
-				errs[i] = fmt.Errorf("on %s: %w", h, err)
+				errs[i] = onHost(h, err)
 			}
 		})
 	}
@@ -178,7 +178,7 @@ func upAcross(s *Spec, hosts []string, o Options) (UpReport, error) {
 		wg.Go(func() {
 			var r HostUp
 			if err := o.Remote.call(context.Background(), h, OpUp, args[h], &r); err != nil {
-				errs[i] = fmt.Errorf("on %s: %w", h, err)
+				errs[i] = onHost(h, err)
 				return
 			}
 			r.Host = h
@@ -252,7 +252,7 @@ func DownAll(ctx context.Context, s *Spec, o Options) (DownReport, []HostDown, e
 	for _, d := range out {
 		switch {
 		case d.Err != nil:
-			errs = append(errs, fmt.Errorf("on %s: %w", d.Host, d.Err))
+			errs = append(errs, onHost(d.Host, d.Err))
 		case !d.NotUp:
 			upSomewhere = true
 		}
@@ -399,4 +399,14 @@ func (h HostSide) SessionsDir(origin, name string) (string, error) {
 		return "", err
 	}
 	return filepath.Join(filepath.Dir(file), "sessions"), nil
+}
+
+// onHost names the host an error came from, unless the error names it
+// first already (the ssh client's own errors do: "box: superclaude is
+// not installed there"), which read "on box: box: …" otherwise.
+func onHost(host string, err error) error {
+	if strings.HasPrefix(err.Error(), host+": ") {
+		return fmt.Errorf("on %w", err)
+	}
+	return fmt.Errorf("on %s: %w", host, err)
 }

@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -29,5 +30,18 @@ func TestDownClosesTheSharedConnectionNoFleetUses(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
 	if len(lines) != 1 || !strings.HasSuffix(lines[0], "-O exit -- alone") || !strings.Contains(lines[0], "ControlPath="+control+"/%C") {
 		t.Fatalf("ssh was run as %q; want one -O exit for alone, with the control path", lines)
+	}
+}
+
+// The ssh client names the host first; a fleet error names it once
+// ("on bare: bare: superclaude is not installed there" was said).
+func TestAHostIsNamedOnce(t *testing.T) {
+	for _, tc := range []struct{ err, want string }{
+		{"bare: superclaude is not installed there", "on bare: superclaude is not installed there"},
+		{`window "w": working directory x does not exist`, `on bare: window "w": working directory x does not exist`},
+	} {
+		if got := onHost("bare", errors.New(tc.err)).Error(); got != tc.want {
+			t.Errorf("onHost(%q) = %q, want %q", tc.err, got, tc.want)
+		}
 	}
 }

@@ -168,7 +168,15 @@ func (in Info) String() string {
 // Short is the version alone, for telling two builds apart (another host's
 // superclaude is compared by it): the release's version, or for a build
 // that has none, "dev-" and the commit, "-dirty" when the tree had changes.
+//
+// A Go pseudo-version (v0.0.0-20261201232448-093456c35641, what a build in
+// a clean checkout records since Go 1.24, and `go install …@<commit>`)
+// names a commit, not a release: it reads as "dev-<commit>" too, so that
+// nobody is told to fetch a release of that name, which does not exist.
 func (in Info) Short() string {
+	if _, rev := pseudo(in.Version); rev != "" && in.Commit != "" {
+		in.Version = "dev"
+	}
 	switch {
 	case in.Version != "dev" || in.Commit == "":
 		return in.Version

@@ -101,6 +101,12 @@ func TestShort(t *testing.T) {
 		{Info{Version: "dev", Commit: "3f2a1b9c0d1e"}, "dev-3f2a1b9c0d1e"},
 		{Info{Version: "dev", Commit: "3f2a1b9c0d1e", Dirty: true}, "dev-3f2a1b9c0d1e-dirty"},
 		{Info{Version: "dev"}, "dev"},
+		// A build in a clean checkout (Go 1.24+ records a pseudo-version):
+		// no release has that name, so a host is never told to install
+		// one (TestUpOnAHostWithoutSuperclaude failed on a fresh
+		// machine, where go build stamps the checkout).
+		{Info{Version: "v0.0.0-20261201232448-093456c35641", Commit: "093456c35641"}, "dev-093456c35641"},
+		{Info{Version: "v0.0.0-20261201232448-093456c35641", Commit: "093456c35641", Dirty: true}, "dev-093456c35641-dirty"},
 	} {
 		if got := tc.in.Short(); got != tc.want {
 			t.Errorf("%+v.Short() = %q, want %q", tc.in, got, tc.want)
