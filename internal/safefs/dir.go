@@ -224,7 +224,7 @@ func readRegular(fd int, d *Dir, name string, limit int64, what string) ([]byte,
 	if st.Mode&unix.S_IFMT != unix.S_IFREG {
 		return nil, WrongKind(path(), uint32(st.Mode), "a regular file")
 	}
-	if !trusted(st.Uid) || st.Mode&0o002 != 0 {
+	if !trusted(st.Uid) || st.Mode&0o022 != 0 && openToOthers(&st) != "" {
 		return nil, checkStat(path(), &st, false)
 	}
 	if st.Size > limit {

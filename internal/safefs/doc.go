@@ -28,7 +28,9 @@
 //     through its state, or read its prompts from a log left open to
 //     everyone. Every file and directory met is checked with fstat on the
 //     descriptor itself: it must belong to the user or to root (who can do
-//     anything already), and must not be writable by every user; what
+//     anything already), and must not be writable by every user, nor by
+//     a group another user is in (a private group of the owner's alone
+//     passes, as OpenSSH lets it pass); what
 //     superclaude writes must be the user's own. A file of the user's own
 //     that others may read is tightened to 0600 before it is written. What fails
 //     a check is refused with an error that names the file and says why

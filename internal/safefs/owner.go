@@ -18,10 +18,11 @@ func trusted(uid uint32) bool { return int(uid) == euid || uid == 0 }
 
 // checkStat applies the owner and mode rules to what fstat said of the
 // file or directory at path: it must be trusted, and must not be writable
-// by every user — anyone could have put its content there, or swap what
-// a directory holds. write asks for the user's own.
+// by every user, nor by a group another user is in (openToOthers) —
+// anyone could have put its content there, or swap what a directory
+// holds. write asks for the user's own.
 //
-// A directory every user may write to that has the sticky bit, as /tmp
+// A directory every user (or group) may write to that has the sticky bit, as /tmp
 // has (and macOS's /private/tmp), passes: there a name can be removed or
 // renamed only by the owner of what it names or of the directory, and
 // the directory is trusted, so nobody else can swap what superclaude
@@ -33,11 +34,26 @@ func checkStat(path string, st *unix.Stat_t, write bool) error {
 		return &Problem{Path: path, Kind: ErrUnsafe,
 			Text: fmt.Sprintf("belongs to uid %d, not to you (uid %d), and superclaude uses no other user's files here", st.Uid, euid)}
 	}
-	if st.Mode&0o002 != 0 && !stickyDir(st) {
-		return &Problem{Path: path, Kind: ErrUnsafe,
-			Text: fmt.Sprintf("is writable by every user (mode %04o), so anyone could have changed it; superclaude does not use it (chmod o-w to allow it)", st.Mode&0o7777)}
+	if why := openToOthers(st); why != "" {
+		return &Problem{Path: path, Kind: ErrUnsafe, Text: why}
 	}
 	return nil
+}
+
+// openToOthers says why st, trusted, is of a file or directory that
+// someone else may have written to — every user may write to it, or a
+// group that other users share (group.go) — and "" when it is not.
+func openToOthers(st *unix.Stat_t) string {
+	if st.Mode&0o022 == 0 || stickyDir(st) {
+		return ""
+	}
+	if st.Mode&0o002 != 0 {
+		return fmt.Sprintf("is writable by every user (mode %04o), so anyone could have changed it; superclaude does not use it (chmod o-w to allow it)", st.Mode&0o7777)
+	}
+	if privateGroup(st.Uid, st.Gid) {
+		return ""
+	}
+	return fmt.Sprintf("is writable by its group (gid %d, mode %04o), which other users share or which is not the owner's own group, so they could have changed it; superclaude does not use it (chmod g-w to allow it)", st.Gid, st.Mode&0o7777)
 }
 
 // stickyDir reports whether st is of a directory with the sticky bit.

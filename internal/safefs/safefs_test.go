@@ -2,8 +2,10 @@ package safefs
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -198,5 +200,55 @@ func TestStickyTmpIsPassedThroughButAnOpenDirectoryIsNot(t *testing.T) {
 	}
 	if _, err := ReadIn("/", filepath.Join(sticky, "proj", "settings.json"), 16, "x"); !errors.Is(err, ErrUnsafe) || !strings.Contains(err.Error(), "writable by every user") {
 		t.Fatalf("a file below a 0777 directory without the sticky bit: %v", err)
+	}
+}
+
+// Attack of issue 21's second hostile pass: a config.toml left 0664 in a
+// group shared with another user let that user set `notify = ["sh",
+// "-c", …]` and run commands as its owner. A file or directory its group
+// may write to is refused, unless the group is the owner's private group
+// (OpenSSH's rule), which a umask of 002 gives every file on most Linux
+// systems.
+func TestAttackAGroupWritableFileOfASharedGroupIsRefused(t *testing.T) {
+	root := t.TempDir()
+	file := filepath.Join(root, "config.toml")
+	os.WriteFile(file, []byte("x"), 0o600)
+	os.Chmod(file, 0o664)
+	os.Mkdir(filepath.Join(root, "d"), 0o700)
+	os.Chmod(filepath.Join(root, "d"), 0o775)
+	os.WriteFile(filepath.Join(root, "d", "f"), []byte("y"), 0o600)
+	uid, gid := os.Getuid(), os.Getgid()
+	me := "me" + strconv.Itoa(uid)
+	accounts := func(passwd, group string) {
+		t.Helper()
+		dir := t.TempDir()
+		passwdFile, groupFile = filepath.Join(dir, "passwd"), filepath.Join(dir, "group")
+		os.WriteFile(passwdFile, []byte(passwd), 0o600)
+		os.WriteFile(groupFile, []byte(group), 0o600)
+		privateGroups.Clear()
+	}
+	t.Cleanup(func() { passwdFile, groupFile = "/etc/passwd", "/etc/group"; privateGroups.Clear() })
+	mine := fmt.Sprintf("%s:x:%d:%d::/home/me:/bin/sh\n", me, uid, gid)
+	for _, tc := range []struct {
+		name, passwd, group string
+		private             bool
+	}{
+		{"a private group", mine, fmt.Sprintf("mine:x:%d:\n", gid), true},
+		{"a private group naming its owner", mine, fmt.Sprintf("mine:x:%d:%s\n", gid, me), true},
+		{"a group another user is a member of", mine, fmt.Sprintf("team:x:%d:%s,alice\n", gid, me), false},
+		{"another user's primary group too", mine + fmt.Sprintf("alice:x:%d:%d::/home/alice:/bin/sh\n", uid+1000, gid), fmt.Sprintf("team:x:%d:\n", gid), false},
+		{"a group the files do not list", mine, "", false},
+	} {
+		accounts(tc.passwd, tc.group)
+		_, ferr := ReadIn(root, file, 16, "a config file")
+		_, derr := ReadIn(root, filepath.Join(root, "d", "f"), 16, "a config file")
+		for what, err := range map[string]error{"file": ferr, "directory": derr} {
+			switch {
+			case tc.private && err != nil:
+				t.Errorf("%s: a group-writable %s was refused: %v", tc.name, what, err)
+			case !tc.private && (!errors.Is(err, ErrUnsafe) || !strings.Contains(err.Error(), "writable by its group")):
+				t.Errorf("%s: a group-writable %s: %v, want it refused as writable by its group", tc.name, what, err)
+			}
+		}
 	}
 }
