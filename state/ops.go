@@ -229,6 +229,9 @@ func (s *Store) Reset(name string) (*State, error) {
 
 // Target sets targetFile, the file the status line shows.
 func (s *Store) Target(name, file string) (*State, error) {
+	if OwnFile(file) {
+		return nil, errOwnFile(file)
+	}
 	return s.existing(name, "target "+file, func(st *State) error {
 		st.TargetFile = file
 		return nil

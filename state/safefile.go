@@ -300,7 +300,7 @@ func (s *Store) readRoot() ([]fs.DirEntry, error) {
 // session's state (its targetFile), which a cloned repository ships, and
 // `+log` runs as a Bash command people allow without a second look, so an
 // absolute path, a ../ or a link would let a repository append to
-// ~/.bashrc.
+// ~/.bashrc. Nor is it ever one of superclaude's own files (OwnFile).
 func (s *Store) AppendFile(path string, data []byte) error {
 	if !filepath.IsAbs(path) {
 		return fmt.Errorf("%s: not an absolute path", path)
@@ -310,6 +310,9 @@ func (s *Store) AppendFile(path string, data []byte) error {
 	if err != nil || !strings.Contains(rel, string(filepath.Separator)) || strings.HasPrefix(rel, "..") ||
 		CheckName(strings.SplitN(rel, string(filepath.Separator), 2)[0]) != nil {
 		return fmt.Errorf("%s is outside the session's directory, and superclaude appends only inside it", path)
+	}
+	if OwnFile(path) {
+		return errOwnFile(path)
 	}
 	d, name, err := s.tree().at(path, false)
 	if err != nil {

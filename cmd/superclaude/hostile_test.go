@@ -136,6 +136,50 @@ func TestShippedLogTargetCannotWriteOutsideTheSession(t *testing.T) {
 	}
 }
 
+// Attack of issue 21's second hostile pass: `+log --file .state.json`, or
+// `+session target .state.json` then `+log`, appended to the session's own
+// state file, inside its directory as +log allows: the file no longer
+// parsed, was moved aside as corrupt, and the session was gone — the
+// overflow guard open, the restart's state lost. A log target is never
+// one of superclaude's own files, whatever its case.
+func TestAttackPlusLogIntoTheSessionsOwnStateFile(t *testing.T) {
+	dir, env := overflowedSession(t)
+	state := filepath.Join(dir, "sessions", "X", ".state.json")
+	before, err := os.ReadFile(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"+log", "--file", ".state.json"},
+		{"+log", "--file", ".STATE.json"},
+		{"+log", "--file", ".state.json.lock"},
+		{"+log", "--file", "../X/.state.json"},
+		{"+log", "--file", "DEHYDRATED_CONTEXT.md"},
+		{"+log", "--file", filepath.Join(dir, "sessions", "X", ".state.json")},
+	} {
+		_, errOut, code := runFor(t, 10*time.Second, dir, env, "pwned", args...)
+		if code == 0 || !strings.Contains(errOut, "superclaude's own files") {
+			t.Errorf("%v: exit %d, %q; want a refusal saying it is superclaude's own file", args, code, errOut)
+		}
+	}
+	if _, errOut, code := runFor(t, 10*time.Second, dir, env, "", "+session", "target", ".state.json"); code == 0 || !strings.Contains(errOut, "superclaude's own files") {
+		t.Errorf("+session target .state.json: exit %d, %q; want a refusal", code, errOut)
+	}
+	// A target planted in the state file itself (a cloned repository's)
+	// is refused when +log uses it.
+	planted := strings.Replace(string(before), "{", `{"targetFile":".state.json",`, 1)
+	os.WriteFile(state, []byte(planted), 0o600)
+	if _, errOut, code := runFor(t, 10*time.Second, dir, env, "pwned", "+log"); code == 0 || !strings.Contains(errOut, "superclaude's own files") {
+		t.Errorf("+log with a planted target .state.json: exit %d, %q; want a refusal", code, errOut)
+	}
+	if after, _ := os.ReadFile(state); string(after) != planted {
+		t.Fatalf("the state file changed:\n%s", after)
+	}
+	if out, errOut, code := runFor(t, 10*time.Second, dir, env, "", "+session", "show"); code != 0 || !strings.Contains(out, `"overflowed": true`) {
+		t.Fatalf("the session after the attempts: %d %q %q", code, out, errOut)
+	}
+}
+
 // overflowedSession makes the agent's session (by pane w:main:A) one whose
 // context overflowed: every tool but the session's own bookkeeping is
 // refused.
