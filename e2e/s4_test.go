@@ -75,7 +75,10 @@ func overflowRestart(t *testing.T, w *world, typeLine func(string), sup proc.Ide
 		fakeapi.Reply{Content: fakeapi.Text("continued").Content, Match: isContinuation},
 	)
 	w.model.SetUsage(usage(2_000))
-	typeLine("run: superclaude +session restart")
+	// By its absolute path, as the plugin's session command spells it:
+	// past the threshold the bare name is no bookkeeping (the Bash
+	// tool's shell may find another superclaude on its PATH).
+	typeLine("run: " + w.superclaude + " +session restart")
 
 	cont, ok := w.api.WaitAfter(mark, wait, isContinuation)
 	if !ok {

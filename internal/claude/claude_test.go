@@ -328,8 +328,13 @@ func TestBookkeepingUnderAnotherName(t *testing.T) {
 		t.Fatal("an unknown program was taken for superclaude")
 	}
 	os.Symlink(p.Self, filepath.Join(bin, "sc"))
-	if a, _ := PreToolUse(in, st, p); a.Deny {
+	if a, _ := PreToolUse(hook(t, "hook-PreToolUse.json", bash(filepath.Join(bin, "sc")+" +session restart")), st, p); a.Deny {
 		t.Fatalf("superclaude installed as sc was blocked: %+v", a)
+	}
+	gated := p
+	gated.SessionRequired = true
+	if a, _ := PreToolUse(in, nil, gated); a.Deny {
+		t.Fatalf("superclaude installed as sc, by its bare name, was refused by the gate: %+v", a)
 	}
 }
 

@@ -111,7 +111,11 @@ func preToolUse(in HookInput, sess *state.State, p Policy) (Answer, Change) {
 	}
 	// Bookkeeping is a line of nothing but the session's own commands:
 	// each command of a chain is judged (docs/design.md, mvdan.cc/sh).
-	bookkeeping := isBash && line.only(p.isSelf, append(sessionCommands[:len(sessionCommands):len(sessionCommands)], logCommands...)...)
+	// Past the overflow threshold only superclaude's absolute path counts
+	// (Policy.isSelfByPath says why).
+	own := append(sessionCommands[:len(sessionCommands):len(sessionCommands)], logCommands...)
+	bookkeeping := isBash && line.only(p.isSelf, own...)
+	bookkeepingByPath := bookkeeping && line.only(p.isSelfByPath, own...)
 
 	// The session gate (S10, S11). The supervisor's own session (auto) is
 	// a convenience, not an activation: it keeps the gate closed.
@@ -126,7 +130,7 @@ func preToolUse(in HookInput, sess *state.State, p Policy) (Answer, Change) {
 	// requested, everything passes (R4): the dehydration must finish. A
 	// session that is restarting runs a fresh agent whose context is new;
 	// its overflowed flag only waits for /session continue's activate.
-	if sess.Lifecycle != state.Dehydrating && sess.Lifecycle != state.Restarting && !sess.KillRequested && !bookkeeping {
+	if sess.Lifecycle != state.Dehydrating && sess.Lifecycle != state.Restarting && !sess.KillRequested && !bookkeepingByPath {
 		if isDehydrate(tool) {
 			return Answer{}, Change{Dehydrating: true}
 		}

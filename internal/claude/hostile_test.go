@@ -142,54 +142,69 @@ func TestPlantedLaunchDirectoryWritesNothingElsewhere(t *testing.T) {
 // line — `make build; superclaude +session list` and `echo superclaude
 // +session >/dev/null && make build` both passed. The line is parsed as a
 // shell parses it, and it passes only when every command in it is the
-// session's own bookkeeping (with echo, printf, cd or true around it) and
-// nothing in it writes a file.
+// session's own bookkeeping (commandLine.only). Past the threshold only
+// superclaude's absolute path counts; the bare name passes the gate.
 func TestGuardWordsAreCommandsNotSubstrings(t *testing.T) {
 	p, _ := selfPolicy(t)
-	overflowed := &state.State{Lifecycle: state.Active, Overflowed: true, ContextUsage: 0.9}
-	bash := func(cmd string) HookInput {
-		return HookInput{ToolName: "Bash", ToolInput: json.RawMessage(`{"command":` + strconv.Quote(cmd) + `}`)}
-	}
 	for _, tc := range []struct {
 		cmd  string
-		pass bool
+		pass passes
 	}{
-		{"superclaude +session list", true},
-		{"superclaude +session restart", true},
-		{p.Self + " +session phase Build", true},
-		{"superclaude +log <<'EOF'\ndid a thing\nEOF", true},
-		{"printf 'did a thing\\n' | superclaude +log", true},
-		{"cd /work && superclaude +session show", true},
-		{"superclaude +session list >/dev/null 2>&1", true},
-		{"bash ~/.claude/scripts/session.sh activate sessions/X implement", false},
-		{"bash -c \"make build\"; superclaude +log", false},
-		{"~/.claude/scripts/session.sh activate sessions/X implement", false},
-		{"make build; superclaude +session list", false},
-		{"echo superclaude +session >/dev/null && make build", false},
-		{"superclaude +session list && make build", false},
-		{"superclaude +session list || rm -rf build", false},
-		{"superclaude +log \"$(make build)\"", false},
-		{"superclaude +log `make build`", false},
-		{"echo pwned > ~/.bashrc; superclaude +log", false},
-		{"superclaude +session list > notes.txt", false},
-		{"(make build) | superclaude +log", false},
-		{"f() { make build; }; f; superclaude +log", false},
-		{"eval 'superclaude +session list'", false},
-		{"$SC +session list", false},
-		{"superclaude +sessionx list", false},
-		{"superclaude \"+session\" list", true},
-		{"superclaude +session 'list", false}, // does not parse
-		{"superclaude.evil +session list", false},
+		{"superclaude +session list", gateOnly},
+		{"superclaude +session restart", gateOnly},
+		{p.Self + " +session phase Build", both},
+		{"superclaude +log <<'EOF'\ndid a thing\nEOF", gateOnly},
+		{p.Self + " +log <<'EOF'\ndid a thing\nEOF", both},
+		{"printf 'did a thing\\n' | superclaude +log", gateOnly},
+		{"printf 'did a thing\\n' | " + p.Self + " +log", both},
+		{"cd /work && " + p.Self + " +session show", none},
+		{p.Self + " +session list >/dev/null 2>&1", both},
+		{"bash ~/.claude/scripts/session.sh activate sessions/X implement", none},
+		{"bash -c \"make build\"; superclaude +log", none},
+		{"~/.claude/scripts/session.sh activate sessions/X implement", none},
+		{"make build; superclaude +session list", none},
+		{"echo superclaude +session >/dev/null && make build", none},
+		{"superclaude +session list && make build", none},
+		{"superclaude +session list || rm -rf build", none},
+		{"superclaude +log \"$(make build)\"", none},
+		{"superclaude +log `make build`", none},
+		{"echo pwned > ~/.bashrc; superclaude +log", none},
+		{"superclaude +session list > notes.txt", none},
+		{"(make build) | superclaude +log", none},
+		{"f() { make build; }; f; superclaude +log", none},
+		{"eval 'superclaude +session list'", none},
+		{"$SC +session list", none},
+		{"superclaude +sessionx list", none},
+		{p.Self + " \"+session\" list", both},
+		{"superclaude +session 'list", none}, // does not parse
+		{"superclaude.evil +session list", none},
 	} {
-		a, _ := PreToolUse(bash(tc.cmd), overflowed, p)
-		if a.Deny == tc.pass {
-			t.Errorf("%q past the threshold: deny %v, want %v", tc.cmd, a.Deny, !tc.pass)
-		}
-		gated := p
-		gated.SessionRequired = true
-		gate, _ := PreToolUse(bash(tc.cmd), nil, gated)
-		if gate.Deny == tc.pass {
-			t.Errorf("%q before a session: deny %v, want %v", tc.cmd, gate.Deny, !tc.pass)
-		}
+		checkPasses(t, p, tc.cmd, tc.pass)
+	}
+}
+
+// passes says which guard a line passes as bookkeeping: both (the
+// overflow guard past the threshold and the session gate), the gate only
+// (superclaude's bare name), or none.
+type passes int
+
+const (
+	none passes = iota
+	gateOnly
+	both
+)
+
+// checkPasses checks that the Bash line cmd passes the guards pass says.
+func checkPasses(t *testing.T, p Policy, cmd string, pass passes) {
+	t.Helper()
+	in := HookInput{ToolName: "Bash", ToolInput: json.RawMessage(`{"command":` + strconv.Quote(cmd) + `}`)}
+	overflowed := &state.State{Lifecycle: state.Active, Overflowed: true, ContextUsage: 0.9}
+	if a, _ := PreToolUse(in, overflowed, p); a.Deny != (pass != both) {
+		t.Errorf("%q past the threshold: deny %v, want %v", cmd, a.Deny, pass != both)
+	}
+	gated := p
+	gated.SessionRequired = true
+	if gate, _ := PreToolUse(in, nil, gated); gate.Deny != (pass == none) {
+		t.Errorf("%q before a session: deny %v, want %v", cmd, gate.Deny, pass == none)
 	}
 }
