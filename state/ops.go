@@ -265,8 +265,60 @@ func (s *Store) Set(name string, assignments []string) (*State, error) {
 	})
 }
 
+// updatable are the known fields `update` may set: a skill's own
+// (currentPhase, its description and keywords) and the logging
+// heartbeat's thresholds, which the seeds let a skill tune. Every other
+// known field is superclaude's own — who owns the session, its
+// conversation, its lifecycle, the overflow and kill flags, the usage, the
+// restart prompt, the handoff, the person's pending prompts — which only
+// its commands, hooks and supervisor write: set by hand (from the agent's
+// Bash tool, say), they steer the supervisor, open the guard or plant
+// words in the next agent's first prompt. A key superclaude does not know
+// is the skill's own, and always updatable.
+var updatable = map[string]bool{
+	"currentPhase":                 true,
+	"sessionDescription":           true,
+	"keywords":                     true,
+	"toolCallsSinceLastLog":        true,
+	"toolUseWithoutLogsWarnAfter":  true,
+	"toolUseWithoutLogsBlockAfter": true,
+}
+
+// setBy names the command that sets a field `update` refuses, for its
+// message.
+var setBy = map[string]string{
+	"skill":         "superclaude +session activate",
+	"lifecycle":     "superclaude +session activate, deactivate or restart",
+	"targetFile":    "superclaude +session target",
+	"killRequested": "superclaude +session restart",
+	"restartPrompt": "superclaude +session restart",
+}
+
+// errOwnField is update's refusal of superclaude's own field key.
+func errOwnField(key string) error {
+	msg := fmt.Sprintf("update: field %q is superclaude's own, which only superclaude writes (a skill may set its own keys, and currentPhase, sessionDescription, keywords and the logging thresholds)", key)
+	if cmd := setBy[key]; cmd != "" {
+		msg += "; " + cmd + " sets it"
+	}
+	return errors.New(msg)
+}
+
+// ownName reports whether key names one of superclaude's own fields, in
+// any case (a reader that matched names loosely must not find one).
+func ownName(key string) bool {
+	for name := range fieldByName {
+		if strings.EqualFold(name, key) {
+			return true
+		}
+	}
+	return false
+}
+
 func setField(st *State, key, val string) error {
 	f, known := fieldByName[key]
+	if !updatable[key] && ownName(key) {
+		return errOwnField(key)
+	}
 	if !known {
 		if val == "" {
 			st.SetExtra(key, nil)

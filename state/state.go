@@ -218,6 +218,12 @@ type Prompt struct {
 	// asked for). A restart hands it on as begun, never as unanswered
 	// (CarryText).
 	TurnAskedRestart bool `json:"turnAskedRestart,omitempty"`
+	// By is the identity of the supervisor (pid:start:boot, its
+	// SUPERCLAUDE_SUPERVISOR) whose agent's prompt hook recorded it. A
+	// supervisor carries over a restart only the prompts recorded under
+	// itself: a prompt in a file a repository shipped, or one written
+	// with `+session update`, is nobody's words (superclaude's addition).
+	By string `json:"by,omitempty"`
 }
 
 // Exists reports whether the state was read from a file, as opposed to

@@ -215,7 +215,7 @@ func (a *agentService) Serve(ctx context.Context) error {
 			// session's events are written now, not at the window's end.
 			s.releaseHeld()
 		}
-		p, lost, lostWhy := carry(p, st, s.cfg.Profile, s.typedByUs)
+		p, lost, lostWhy := carry(p, st, s.cfg.Profile, s.notCarried)
 		s.log.Info("agent exited", "exit", exit.String(), "runtime", exit.Runtime().Round(time.Millisecond),
 			"killed-by-us", e.KilledByUs, "swept", swept.Found, "session", name, "decision", p.String())
 		s.eventIn(sess, "agent-exit", p.Reason, map[string]any{

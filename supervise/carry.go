@@ -79,6 +79,16 @@ func told(ps []state.Prompt) string {
 	return strings.Join(q, ", ")
 }
 
+// notCarried reports whether a pending prompt is not the person's to
+// carry: the continue the supervisor typed itself (typedByUs), or a
+// prompt no hook of this supervisor's agents recorded (state.Prompt.By) —
+// one in a state file a repository shipped, or written with `+session
+// update`, which the next agent would otherwise take for the person's own
+// words.
+func (s *Supervisor) notCarried(p state.Prompt) bool {
+	return p.By != s.self.String() || s.typedByUs(p)
+}
+
 // typedByUs reports whether a pending prompt is the continue the
 // supervisor typed after a limit (continueAfterLimit), not the person's.
 func (s *Supervisor) typedByUs(p state.Prompt) bool {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/superclaude/superclaude/internal/claude"
+	"github.com/superclaude/superclaude/proc"
 	"github.com/superclaude/superclaude/state"
 )
 
@@ -96,6 +97,29 @@ func TestCarryLeavesOutTheSupervisorsContinue(t *testing.T) {
 	p, _, _ := carry(Plan{Action: Resume, SessionID: "conv-1"}, st, Claude, ours)
 	if len(p.Carried) != 1 || p.Carried[0].Text != "lost at the limit" {
 		t.Fatalf("carried %+v", p.Carried)
+	}
+}
+
+// Attack of issue 21's second hostile pass: the person's-own-words channel
+// could be planted. A repository shipped sessions/X/.state.json with a
+// pending prompt dated in the future (no Stop hook ever answers it); a
+// skill activated X, and at the next restart the planted text became the
+// fresh agent's first prompt, quoted as the person's own words. `+session
+// update pendingPrompts=…` from the agent's Bash did the same. Only the
+// prompts this supervisor's agents' hooks recorded are carried.
+func TestAttackPlantedPendingPromptIsNotCarriedAsThePersons(t *testing.T) {
+	s := &Supervisor{self: proc.Identity{PID: 4242, Start: 77, Boot: "b"}}
+	future := time.Now().Add(100 * 365 * 24 * time.Hour)
+	st := session(func(st *state.State) {
+		st.PendingPrompts = []state.Prompt{
+			{At: future, Text: "planted, by nobody"},
+			{At: future, Text: "planted, by another supervisor", By: "1:2:b"},
+			{At: t0, Text: "the person's own", By: s.self.String()},
+		}
+	})
+	p, lost, _ := carry(Plan{Action: Fresh}, st, Claude, s.notCarried)
+	if len(p.Carried) != 1 || p.Carried[0].Text != "the person's own" || len(lost) != 0 {
+		t.Fatalf("carried %+v, lost %+v; want the person's own prompt alone", p.Carried, lost)
 	}
 }
 

@@ -36,11 +36,11 @@ func lostWithin(t *testing.T, store *state.Store, sess string) string {
 }
 
 // typed puts a prompt of the person's that no turn has answered into the
-// session, as claude's UserPromptSubmit hook notes it.
-func typed(t *testing.T, store *state.Store, sess, text string) {
+// session, as the UserPromptSubmit hook of s's agent notes it.
+func typed(t *testing.T, s *Supervisor, store *state.Store, sess, text string) {
 	t.Helper()
 	if _, err := store.Update(sess, "test", func(st *state.State) error {
-		st.PendingPrompts = append(st.PendingPrompts, state.Prompt{ID: "p1", At: time.Now(), Text: text})
+		st.PendingPrompts = append(st.PendingPrompts, state.Prompt{ID: "p1", At: time.Now(), Text: text, By: s.Identity().String()})
 		return nil
 	}); err != nil {
 		t.Fatal(err)
@@ -72,7 +72,7 @@ func TestAPromptThatCannotBeCarriedIsToldAndQuoted(t *testing.T) {
 		}
 		defer func() { s.Stop(true); s.Wait() }()
 		st := waitStatus(t, s, "the agent in its session", func(st Status) bool { return st.AgentPID != 0 && st.Session != "" })
-		typed(t, store, st.Session, prompt)
+		typed(t, s, store, st.Session, prompt)
 		syscall.Kill(st.AgentPID, syscall.SIGKILL)
 		why := lostWithin(t, store, st.Session)
 		if !strings.Contains(why, `"`+prompt+`"`) || !strings.Contains(why, "the mute profile cannot give the agent a first prompt") {
@@ -98,7 +98,7 @@ func TestAPromptThatCannotBeCarriedIsToldAndQuoted(t *testing.T) {
 			t.Fatal(err)
 		}
 		st := waitStatus(t, s, "the agent in its session", func(st Status) bool { return st.AgentPID != 0 && st.Session != "" })
-		typed(t, store, st.Session, prompt)
+		typed(t, s, store, st.Session, prompt)
 		os.WriteFile(fail, nil, 0o600)
 		res := s.Wait()
 		why := lostWithin(t, store, st.Session)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/superclaude/superclaude/state"
 	"github.com/superclaude/superclaude/testkit/testbin"
 )
 
@@ -68,7 +69,7 @@ func TestClaudeFacingCommandsAsAProgram(t *testing.T) {
 	}
 
 	// Past the threshold the hook denies in Claude's protocol.
-	r.run("", "+session", "update", "contextUsage=0.9")
+	setAll(t, dir, func(st *state.State) { st.ContextUsage = 0.9 })
 	out, _, code := r.run(sampleText(t, "hook-PreToolUse.json"), "+hook", "pre-tool-use")
 	var answer struct {
 		H struct {

@@ -13,6 +13,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/superclaude/superclaude/state"
 	"github.com/superclaude/superclaude/testkit/fakeagent"
 	"github.com/superclaude/superclaude/testkit/testbin"
 )
@@ -166,7 +167,7 @@ func TestAttackOversizedPreToolUsePayloadSkipsNoGuard(t *testing.T) {
 		}
 	}
 	// Overflowed: denied.
-	runFor(t, 30*time.Second, dir, base, "", "+session", "update", "overflowed=true")
+	setAll(t, dir, func(st *state.State) { st.Overflowed = true })
 	out, _, code = runFor(t, 60*time.Second, dir, base, huge, "+hook", "pre-tool-use")
 	if d, reason := decision(t, out); code != 0 || d != "deny" || !strings.Contains(reason, "Context window full") {
 		t.Fatalf("overflowed, huge call: exit %d, %s %q", code, d, reason)

@@ -72,7 +72,7 @@ func TestSessionCommandsAsAProgram(t *testing.T) {
 	}
 
 	// A wrong type is refused with the field named, exit 1.
-	if _, errOut, code := r.run("", "+session", "update", "overflowed=maybe"); code != 1 || !strings.Contains(errOut, `"overflowed"`) {
+	if _, errOut, code := r.run("", "+session", "update", "toolUseWithoutLogsBlockAfter=many"); code != 1 || !strings.Contains(errOut, `"toolUseWithoutLogsBlockAfter"`) {
 		t.Fatalf("bad update: %d %q", code, errOut)
 	}
 

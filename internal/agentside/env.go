@@ -49,6 +49,7 @@ func policy() claude.Policy {
 		p.Self = exe
 	}
 	p.Path = os.Getenv("PATH")
+	p.Supervisor = os.Getenv(envvar.Supervisor)
 	if v := os.Getenv(envvar.OverflowThreshold); v != "" {
 		if f, err := strconv.ParseFloat(v, 64); err == nil && f > 0 && f <= 1 {
 			p.Threshold = f

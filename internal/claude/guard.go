@@ -32,6 +32,10 @@ type Policy struct {
 	// superclaude's own +session or +log only when it runs that file
 	// (isSelf). Without Self no command is.
 	Self, Path string
+	// Supervisor is the identity of the supervisor the hook runs under,
+	// as its environment names it (SUPERCLAUDE_SUPERVISOR): the person's
+	// prompts are recorded as received under it (RecordPrompt).
+	Supervisor string
 	// LimitContinue, when set, says who goes on after a usage limit
 	// resets, for a limit being recorded (state.State.LimitContinue):
 	// state.LimitBySuperclaude, LimitByClaude or LimitByNobody. Asked only

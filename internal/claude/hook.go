@@ -50,7 +50,7 @@ func Hook(sub string, in HookInput, sess *state.Session, p Policy) (Answer, erro
 			if !locked.Exists() {
 				return state.ErrNoSession
 			}
-			if !RecordPrompt(locked, in, now) {
+			if !RecordPrompt(locked, in, now, p.Supervisor) {
 				return state.ErrNoChange
 			}
 			return nil

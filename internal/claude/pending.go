@@ -58,8 +58,11 @@ func Injected(in HookInput) bool {
 // kept in st.PendingPrompts until the turn that answers them ends
 // (AnswerPrompt); every prompt, superclaude's own and claude's own
 // (Injected) included, becomes st.LastPromptID, so that the end of its
-// turn answers the person's before it. It reports whether st changed.
-func RecordPrompt(st *state.State, in HookInput, now time.Time) bool {
+// turn answers the person's before it. A prompt is kept with by, the
+// identity of the supervisor the hook runs under (its environment's
+// SUPERCLAUDE_SUPERVISOR): only that supervisor carries it over a restart
+// (state.Prompt.By). It reports whether st changed.
+func RecordPrompt(st *state.State, in HookInput, now time.Time, by string) bool {
 	if in.Unreadable != "" {
 		return false
 	}
@@ -71,7 +74,7 @@ func RecordPrompt(st *state.State, in HookInput, now time.Time) bool {
 	if len(text) > MaxPromptBytes {
 		text = clipTo(text, MaxPromptBytes) + " […]"
 	}
-	st.PendingPrompts = append(st.PendingPrompts, state.Prompt{ID: in.PromptID, At: now, Text: text})
+	st.PendingPrompts = append(st.PendingPrompts, state.Prompt{ID: in.PromptID, At: now, Text: text, By: by})
 	if n := len(st.PendingPrompts); n > MaxPendingPrompts {
 		st.PendingPrompts = append([]state.Prompt(nil), st.PendingPrompts[n-MaxPendingPrompts:]...)
 	}

@@ -58,42 +58,42 @@ func TestPendingPrompts(t *testing.T) {
 		want []string
 	}{
 		{"a prompt is pending until its turn ends", func(st *state.State) {
-			RecordPrompt(st, submit(t, "p1", "do it"), at(1))
+			RecordPrompt(st, submit(t, "p1", "do it"), at(1), "sup")
 		}, []string{"do it"}},
 		{"its Stop answers it", func(st *state.State) {
-			RecordPrompt(st, submit(t, "p1", "do it"), at(1))
+			RecordPrompt(st, submit(t, "p1", "do it"), at(1), "sup")
 			AnswerPrompt(st, stop(t, "p1"))
 		}, nil},
 		{"a queued prompt outlives the Stop of the turn before it", func(st *state.State) {
-			RecordPrompt(st, submit(t, "p1", "first"), at(1))
-			RecordPrompt(st, submit(t, "p2", "queued"), at(2))
+			RecordPrompt(st, submit(t, "p1", "first"), at(1), "sup")
+			RecordPrompt(st, submit(t, "p2", "queued"), at(2), "sup")
 			AnswerPrompt(st, stop(t, "p1"))
 		}, []string{"queued"}},
 		{"a later turn's Stop answers the earlier ones", func(st *state.State) {
-			RecordPrompt(st, submit(t, "p1", "lost at a limit"), at(1))
-			RecordPrompt(st, submit(t, "p2", "continue"), at(2))
+			RecordPrompt(st, submit(t, "p1", "lost at a limit"), at(1), "sup")
+			RecordPrompt(st, submit(t, "p2", "continue"), at(2), "sup")
 			AnswerPrompt(st, stop(t, "p2"))
 		}, nil},
 		{"a Stop naming no known prompt drops nothing", func(st *state.State) {
-			RecordPrompt(st, submit(t, "p1", "keep me"), at(1))
+			RecordPrompt(st, submit(t, "p1", "keep me"), at(1), "sup")
 			AnswerPrompt(st, stop(t, "unknown"))
 			AnswerPrompt(st, stop(t, ""))
 		}, []string{"keep me"}},
 		{"the restart prompt is superclaude's, and its turn answers what it carried", func(st *state.State) {
-			RecordPrompt(st, submit(t, "p1", "carried"), at(1))
-			RecordPrompt(st, submit(t, "p2", ContinuePrompt("X", "implement", "")+"\n\n"+state.CarryText(st.PendingPrompts)), at(2))
+			RecordPrompt(st, submit(t, "p1", "carried"), at(1), "sup")
+			RecordPrompt(st, submit(t, "p2", ContinuePrompt("X", "implement", "")+"\n\n"+state.CarryText(st.PendingPrompts)), at(2), "sup")
 			if got := texts(st); len(got) != 1 || got[0] != "carried" {
 				t.Fatalf("the restart prompt was taken for the person's: %q", got)
 			}
 			AnswerPrompt(st, stop(t, "p2"))
 		}, nil},
 		{"carried words alone (a resume) are superclaude's too", func(st *state.State) {
-			RecordPrompt(st, submit(t, "p1", "carried"), at(1))
-			RecordPrompt(st, submit(t, "p2", state.CarryText(st.PendingPrompts)), at(2))
+			RecordPrompt(st, submit(t, "p1", "carried"), at(1), "sup")
+			RecordPrompt(st, submit(t, "p2", state.CarryText(st.PendingPrompts)), at(2), "sup")
 		}, []string{"carried"}},
 		{"at most MaxPendingPrompts, the newest", func(st *state.State) {
 			for i := 0; i < MaxPendingPrompts+3; i++ {
-				RecordPrompt(st, submit(t, "", strings.Repeat("x", i+1)), at(i))
+				RecordPrompt(st, submit(t, "", strings.Repeat("x", i+1)), at(i), "sup")
 			}
 			if len(st.PendingPrompts) != MaxPendingPrompts || st.PendingPrompts[0].Text != strings.Repeat("x", 4) {
 				t.Fatalf("kept %d, first %q", len(st.PendingPrompts), st.PendingPrompts[0].Text)
@@ -103,7 +103,7 @@ func TestPendingPrompts(t *testing.T) {
 		{"an unreadable input notes nothing", func(st *state.State) {
 			in := submit(t, "p1", "x")
 			in.Unreadable = "it is not valid JSON"
-			RecordPrompt(st, in, at(1))
+			RecordPrompt(st, in, at(1), "sup")
 		}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -122,7 +122,7 @@ func TestPendingPrompts(t *testing.T) {
 func TestPendingPromptTooLongIsCut(t *testing.T) {
 	st := base()
 	for i := 0; i < MaxPendingPrompts; i++ {
-		RecordPrompt(st, submit(t, "p", strings.Repeat("é", MaxPromptBytes)), now)
+		RecordPrompt(st, submit(t, "p", strings.Repeat("é", MaxPromptBytes)), now, "sup")
 	}
 	p := st.PendingPrompts[0].Text
 	if len(p) > MaxPromptBytes+10 || !strings.HasSuffix(p, " […]") || !strings.HasPrefix(p, "é") {

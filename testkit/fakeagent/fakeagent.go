@@ -225,7 +225,7 @@ func Main() {
 		// Claude's status line ticks again and again, and the supervisor
 		// makes its own session only once the agent has started: a first
 		// tick can come before it. Tick again until one binds.
-		for deadline := time.Now().Add(20 * time.Second); !superclaude("+session", "update", "sessionId="+id) && time.Now().Before(deadline); {
+		for deadline := time.Now().Add(20 * time.Second); !statusLine(id) && time.Now().Before(deadline); {
 			time.Sleep(100 * time.Millisecond)
 		}
 	}
@@ -261,12 +261,16 @@ func command(pid int, line string, exit func(int)) {
 		// activate DIR [SKILL], as a skill's first Bash command.
 		superclaude(append([]string{"+session", "activate"}, strings.Fields(arg)...)...)
 	case "bind":
-		superclaude("+session", "update", "sessionId="+arg)
+		// As Claude Code's status line binds its conversation.
+		statusLine(arg)
 	case "statusline":
 		// statusline ID [PCT]: one tick of Claude Code's status line.
 		statusLine(arg)
 	case "overflow":
-		superclaude("+session", "update", "overflowed=true")
+		// As Claude Code overflows: its status line reports the window
+		// past the threshold, and the overflow guard, before the next
+		// tool, marks the session overflowed.
+		overflow()
 	case "busy", "idle":
 		// What Claude Code says it is doing, where it says it
 		// (internal/claude.AgentStatus): a turn under way, or at its
@@ -315,6 +319,7 @@ func writeStatus(status string) {
 // line names a session (the tick bound one).
 func statusLine(arg string) bool {
 	id, pct, _ := strings.Cut(strings.TrimSpace(arg), " ")
+	bound = id
 	used, _ := strconv.Atoi(pct)
 	payload, _ := json.Marshal(map[string]any{
 		"session_id":     id,
@@ -334,6 +339,25 @@ func statusLine(arg string) bool {
 	line := strings.TrimSpace(string(out))
 	fmt.Printf("STATUSLINE %s\r\n", line)
 	return err == nil && line != "" && !strings.HasPrefix(line, "no session")
+}
+
+// bound is the conversation the agent's status line last named.
+var bound string
+
+// overflow reports the bound conversation's window 90 % full through the
+// status line, then asks the PreToolUse hook about a tool, which refuses
+// it and marks the session overflowed.
+func overflow() {
+	id := bound
+	statusLine(id + " 90")
+	payload, _ := json.Marshal(map[string]any{
+		"session_id": id, "transcript_path": "/fake/" + id + ".jsonl", "hook_event_name": "PreToolUse",
+		"tool_name": "Bash", "tool_input": map[string]any{"command": "make build"},
+	})
+	cmd := exec.Command(os.Getenv(EnvSuperclaude), "+hook", "pre-tool-use")
+	cmd.Stdin = strings.NewReader(string(payload))
+	out, _ := cmd.Output()
+	fmt.Printf("HOOK %s\r\n", strings.TrimSpace(string(out)))
 }
 
 // superclaude runs the superclaude binary the way a Bash tool would: in a

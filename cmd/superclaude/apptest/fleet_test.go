@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/superclaude/superclaude/proc"
+	"github.com/superclaude/superclaude/state"
 	"github.com/superclaude/superclaude/testkit/fakeagent"
 	"github.com/superclaude/superclaude/testkit/fleetworld"
 )
@@ -184,7 +185,13 @@ func TestFleetUpDownUpResumesEachPane(t *testing.T) {
 	w.nothingLeft(first)
 
 	// Pane C's session overflowed before the fleet went down (S9).
-	w.SC("+session", "update", "overflowed=true", "--session", filepath.Join(dir, "sessions", byPane["work:side:C"].Name))
+	// (Written as the overflow guard writes it: `+session update` refuses
+	// superclaude's own fields.)
+	if store, err := state.OpenIn(filepath.Join(dir, "sessions"), filepath.Join(dir, "state", "index")); err != nil {
+		t.Fatal(err)
+	} else if _, err := store.Update(byPane["work:side:C"].Name, "test: overflowed", func(st *state.State) error { st.Overflowed = true; return nil }); err != nil {
+		t.Fatal(err)
+	}
 
 	// Up again: A and B resume their own conversations, C starts fresh.
 	w.SC("+up", w.File)

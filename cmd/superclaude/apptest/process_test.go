@@ -185,9 +185,9 @@ func TestOverflowRestartRoundTrip(t *testing.T) {
 	// /session dehydrate runs `superclaude +session restart` from a Bash
 	// tool — here the fake agent does each in turn.
 	p.Type("bind " + convID("1"))
-	at = p.Expect(t, at, "RAN +session update", timeout)
+	at = p.Expect(t, at, "STATUSLINE ", timeout)
 	p.Type("overflow")
-	at = p.Expect(t, at, "RAN +session update", timeout)
+	at = p.Expect(t, at, "HOOK {", timeout)
 	p.Type("restart")
 
 	starts := h.waitStarts(2, timeout)
@@ -237,9 +237,9 @@ func TestSupervisorDehydratesAnOverflowedAgentThatDoesNot(t *testing.T) {
 	sup := p.Cmd.Process.Pid
 	name := h.session(sup).Name
 	p.Type("bind " + convID("1"))
-	at = p.Expect(t, at, "RAN +session update", timeout)
+	at = p.Expect(t, at, "STATUSLINE ", timeout)
 	p.Type("overflow")
-	p.Expect(t, at, "RAN +session update", timeout)
+	p.Expect(t, at, "HOOK {", timeout)
 
 	starts := h.waitStarts(2, timeout)
 	second := userArgs(t, starts[1].Args)
@@ -274,10 +274,10 @@ func TestFleetResumeAfterTheSupervisorIsRestarted(t *testing.T) {
 			p := h.start()
 			at := p.Expect(t, 0, "FAKE-AGENT READY", timeout)
 			p.Type("bind 11111111-2222-4333-8444-555555555555")
-			at = p.Expect(t, at, "RAN +session update", timeout)
+			at = p.Expect(t, at, "STATUSLINE ", timeout)
 			if tc.overflow {
 				p.Type("overflow")
-				p.Expect(t, at, "RAN +session update", timeout)
+				p.Expect(t, at, "HOOK {", timeout)
 			}
 			p.Cmd.Process.Signal(tc.stop)
 			code := p.Wait(t, timeout)
@@ -485,7 +485,7 @@ func TestSIGUSR1RestartsAndResumes(t *testing.T) {
 	p := h.start()
 	at := p.Expect(t, 0, "FAKE-AGENT READY", timeout)
 	p.Type("bind " + convID("7"))
-	p.Expect(t, at, "RAN +session update", timeout)
+	p.Expect(t, at, "STATUSLINE ", timeout)
 	p.Cmd.Process.Signal(syscall.SIGUSR1)
 	starts := h.waitStarts(2, timeout)
 	if fmt.Sprint(userArgs(t, starts[1].Args)) != fmt.Sprint([]string{"--resume", convID("7")}) {
