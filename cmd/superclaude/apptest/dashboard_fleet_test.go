@@ -187,7 +187,10 @@ env = { REEXEC_ROLE = "fakeagent", FAKE_AGENT_LOG = %q, FAKE_AGENT_SUPERCLAUDE =
 	w.waitFor("a second agent in pane B", func() bool { return w.starts()["B"] == 2 })
 	w.waitFor("the dashboard to show pane B resumed", func() bool {
 		s := w.screen()
-		return cell(s, "work:main:B", "RST", true) == "1" && cell(s, "work:main:B", "STATE", false) == "resuming"
+		// Resuming until the resumed agent's status line binds its
+		// conversation again, which the fake agent does at once.
+		state := cell(s, "work:main:B", "STATE", false)
+		return cell(s, "work:main:B", "RST", true) == "1" && (state == "resuming" || state == "running")
 	})
 
 	// f starts it fresh, after its own question.

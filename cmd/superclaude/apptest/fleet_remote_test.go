@@ -161,7 +161,16 @@ func TestFleetAcrossHostsUpDownUp(t *testing.T) {
 	// +why, +history and +session restart find the remote pane's session
 	// on its host.
 	name := rows["work:there:R"].Name
-	if why := w.SC("+why", name); !strings.Contains(why, "started the agent") || !strings.Contains(why, convID("R")[:8]) {
+	// A new session's events are written once its run has begun
+	// something (a restart), or at the end of its start's window: +why
+	// may find none for a few seconds.
+	var why string
+	w.waitFor("+why of the remote pane's session", func() bool {
+		out, err := w.Run("+why", name)
+		why = out
+		return err == nil && strings.Contains(why, "started the agent")
+	})
+	if !strings.Contains(why, convID("R")[:8]) {
 		t.Fatalf("+why %s (on box) says:\n%s", name, why)
 	}
 	if _, err := w.Run("+why", name, "--local"); err == nil {
