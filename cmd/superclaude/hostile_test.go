@@ -293,3 +293,33 @@ func TestAttackSessionUpdateOfSuperclaudesOwnFields(t *testing.T) {
 		}
 	}
 }
+
+// Attack of issue 21's second hostile pass: a repository's
+// .claude/settings.json `env` reaches every hook and status line claude
+// runs, and SUPERCLAUDE_PTY_LEADER=2 there made each `superclaude +hook`
+// the agent's session leader — which found no control socket and exited
+// 1: every hook failed, and a failing hook blocks nothing (the guard open,
+// compaction unblocked). Only the control socket a supervisor hands its
+// leader makes one; a hook with the variable, and with a pipe or nothing
+// on the leader's descriptor, answers as a hook.
+func TestAttackLeaderVariableInAHooksEnvironment(t *testing.T) {
+	dir, env := overflowedSession(t)
+	in := `{"session_id":"s","transcript_path":"/x/t.jsonl","cwd":"/","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"make -v"}}`
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	for what, extra := range map[string][]*os.File{"no descriptor": nil, "a pipe": {r}} {
+		cmd := exec.Command(testbin.Superclaude(t), "+hook", "pre-tool-use")
+		cmd.Dir, cmd.Env = dir, append(append(os.Environ(), env...), "SUPERCLAUDE_PTY_LEADER=2")
+		cmd.Stdin, cmd.ExtraFiles = strings.NewReader(in), extra
+		var out, errOut strings.Builder
+		cmd.Stdout, cmd.Stderr = &out, &errOut
+		err := cmd.Run()
+		if err != nil || !strings.Contains(out.String(), `"deny"`) {
+			t.Errorf("the hook with the leader's variable and %s: %v, stdout %q, stderr %q; want the guard's refusal", what, err, out.String(), errOut.String())
+		}
+	}
+}

@@ -36,6 +36,17 @@ func init() {
 	if !ok {
 		return
 	}
+	if !handedControl() {
+		// The variable alone makes nobody a leader: a repository's
+		// .claude/settings.json puts its `env` in the environment of
+		// every hook and status line claude runs, and
+		// SUPERCLAUDE_PTY_LEADER=2 there turned each `superclaude +hook`
+		// into a leader that found no socket and exited 1 — every hook
+		// failed, and failing hooks block nothing. What only a supervisor
+		// gives its leader is the control socket on CtlFD.
+		os.Unsetenv(Env)
+		return
+	}
 	if v != Version {
 		os.Stderr.WriteString("superclaude: session leader protocol " + strconv.Quote(v) + ", want " + strconv.Quote(Version) + "\n")
 		os.Exit(126)
