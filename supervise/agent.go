@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -15,7 +14,6 @@ import (
 
 	"github.com/superclaude/superclaude/child"
 	"github.com/superclaude/superclaude/internal/alarm"
-	"github.com/superclaude/superclaude/internal/envvar"
 	"github.com/superclaude/superclaude/internal/fswatch"
 	"github.com/superclaude/superclaude/internal/guard"
 	"github.com/superclaude/superclaude/state"
@@ -548,20 +546,7 @@ func stopMessage(s *Supervisor, exit child.Exit) string {
 // agentEnv is the agent's environment: the base one with superclaude's
 // variables set (replacing any inherited from an outer superclaude).
 func (s *Supervisor) agentEnv() []string {
-	set := map[string]string{
-		envvar.SupervisorPID: strconv.Itoa(s.self.PID),
-		envvar.WatchdogPID:   strconv.Itoa(s.self.PID),
-		envvar.Supervisor:    s.self.String(),
-		envvar.Socket:        s.socket,
-		envvar.PaneID:        s.cfg.Pane,
-		envvar.LimitContinue: "1",
-	}
-	if !s.cfg.Policy.LimitContinue {
-		set[envvar.LimitContinue] = "0"
-	}
-	if s.cfg.Store != nil {
-		set[envvar.SessionsDir] = s.cfg.Store.Root
-	}
+	set := OwnVariables(s.cfg, s.self, s.socket)
 	env := make([]string, 0, len(s.cfg.Env)+len(set))
 	for _, kv := range s.cfg.Env {
 		k, _, _ := strings.Cut(kv, "=")

@@ -61,6 +61,11 @@ type Config struct {
 	// Socket is the control socket's path; when empty, a socket named
 	// after the supervisor's PID in the user's runtime directory.
 	Socket string
+	// Listener, when set, is the control socket already listening at
+	// Socket, made by the program before the run (control.ListenPID):
+	// superclaude names the socket in claude's settings before the
+	// supervisor starts (OwnVariables). The run closes it.
+	Listener *net.UnixListener
 	// Log receives the supervisor's log; nothing is ever printed to the
 	// terminal while the agent owns it.
 	Log *slog.Logger
@@ -337,13 +342,15 @@ func (s *Supervisor) start(ctx context.Context) (err error) {
 	// away from, never followed, and the start goes on: the log says why
 	// the socket is where it is.
 	sock := s.cfg.Socket
-	var ln *net.UnixListener
-	if sock == "" {
+	ln := s.cfg.Listener
+	switch {
+	case ln != nil:
+	case sock == "":
 		ln, sock, _, err = control.ListenPID(s.self.PID)
 		for _, why := range control.SteppedAside() {
 			log.Warn("a runtime directory was passed over", "why", why)
 		}
-	} else {
+	default:
 		ln, err = control.Listen(sock)
 	}
 	if err != nil {

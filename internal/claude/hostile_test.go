@@ -24,7 +24,7 @@ func prepareWithin(t *testing.T, args []string, cwd, config string) (Launch, err
 	}
 	done := make(chan result, 1)
 	go func() {
-		l, err := Prepare(filepath.Join(t.TempDir(), "launch"), "/x/superclaude", args, cwd, config)
+		l, err := Prepare(filepath.Join(t.TempDir(), "launch"), "/x/superclaude", args, cwd, config, nil)
 		done <- result{l, err}
 	}()
 	select {
@@ -118,7 +118,7 @@ func TestPlantedLaunchDirectoryWritesNothingElsewhere(t *testing.T) {
 	os.Symlink(victim, filepath.Join(launch, "settings.json"))
 	victimDir := t.TempDir()
 	os.Symlink(victimDir, filepath.Join(launch, "plugin"))
-	l, err := Prepare(launch, "/x/superclaude", nil, t.TempDir(), t.TempDir())
+	l, err := Prepare(launch, "/x/superclaude", nil, t.TempDir(), t.TempDir(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/superclaude/superclaude/internal/envvar"
 	"github.com/superclaude/superclaude/internal/safefs"
 )
 
@@ -66,7 +67,16 @@ func LaunchDir(rt string, pid int) string {
 // key. The user's own status line — from that --settings, else from the
 // local, project or user settings files — is returned for
 // `superclaude +statusline` to run, because claude shows only one.
-func Prepare(dir, exe string, args []string, cwd, configDir string) (Launch, error) {
+//
+// env, when not nil, is written into the settings' own `env`, with the
+// user's status line (envvar.UserStatusLine) beside it: claude gives the
+// settings' env to every hook, status line and tool it runs, and a
+// --settings file's wins over the local, project and user settings'
+// (docs/design.md, what we rely on), so a repository's
+// .claude/settings.json cannot change, for superclaude's own callbacks,
+// what the supervisor told them (SUPERCLAUDE_OVERFLOW_THRESHOLD=1 opened
+// the guard, SESSION_REQUIRED=0 the gate).
+func Prepare(dir, exe string, args []string, cwd, configDir string, env map[string]string) (Launch, error) {
 	rest, userValue, hasUser := cutSettings(args)
 	base := map[string]any{}
 	if hasUser {
@@ -96,6 +106,17 @@ func Prepare(dir, exe string, args []string, cwd, configDir string) (Launch, err
 		hooks[event] = append(list, entry)
 	}
 	base["hooks"] = hooks
+	if env != nil {
+		pinned, _ := base["env"].(map[string]any)
+		if pinned == nil {
+			pinned = map[string]any{}
+		}
+		for k, v := range env {
+			pinned[k] = v
+		}
+		pinned[envvar.UserStatusLine] = l.UserStatusLine
+		base["env"] = pinned
+	}
 
 	b, err := json.MarshalIndent(base, "", "  ")
 	if err != nil {

@@ -26,7 +26,7 @@ func TestPrepareMergesTheUsersSettings(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "launch")
-			l, err := Prepare(dir, exe, tc.args, cwd, config)
+			l, err := Prepare(dir, exe, tc.args, cwd, config, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -85,26 +85,56 @@ func TestPrepareFindsTheUsersOwnStatusLine(t *testing.T) {
 		os.WriteFile(path, []byte(`{"statusLine":{"type":"command","command":"`+cmd+`"}}`), 0o600)
 	}
 	dir := t.TempDir()
-	if l, _ := Prepare(dir, "/x/superclaude", nil, cwd, config); l.UserStatusLine != "" {
+	if l, _ := Prepare(dir, "/x/superclaude", nil, cwd, config, nil); l.UserStatusLine != "" {
 		t.Fatalf("none configured: %q", l.UserStatusLine)
 	}
 	write(filepath.Join(config, "settings.json"), "user-line")
-	if l, _ := Prepare(dir, "/x/superclaude", nil, cwd, config); l.UserStatusLine != "user-line" {
+	if l, _ := Prepare(dir, "/x/superclaude", nil, cwd, config, nil); l.UserStatusLine != "user-line" {
 		t.Fatalf("user settings: %q", l.UserStatusLine)
 	}
 	write(filepath.Join(cwd, ".claude", "settings.json"), "project-line")
-	if l, _ := Prepare(dir, "/x/superclaude", nil, cwd, config); l.UserStatusLine != "project-line" {
+	if l, _ := Prepare(dir, "/x/superclaude", nil, cwd, config, nil); l.UserStatusLine != "project-line" {
 		t.Fatalf("project settings: %q", l.UserStatusLine)
 	}
 	write(filepath.Join(cwd, ".claude", "settings.local.json"), "local-line")
-	if l, _ := Prepare(dir, "/x/superclaude", nil, cwd, config); l.UserStatusLine != "local-line" {
+	if l, _ := Prepare(dir, "/x/superclaude", nil, cwd, config, nil); l.UserStatusLine != "local-line" {
 		t.Fatalf("local settings: %q", l.UserStatusLine)
 	}
 }
 
 func TestPrepareRefusesAnUnreadableUserSettings(t *testing.T) {
-	_, err := Prepare(t.TempDir(), "/x/superclaude", []string{"--settings", "missing.json"}, t.TempDir(), t.TempDir())
+	_, err := Prepare(t.TempDir(), "/x/superclaude", []string{"--settings", "missing.json"}, t.TempDir(), t.TempDir(), nil)
 	if err == nil || !strings.Contains(err.Error(), "missing.json") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// The variables superclaude's callbacks read are pinned in the settings'
+// own env (a --settings file's env wins over a repository's): the user's
+// own --settings env is kept beside them, and theirs give way to ours.
+func TestPreparePinsTheCallbacksVariables(t *testing.T) {
+	cwd := t.TempDir()
+	own := filepath.Join(cwd, "mine.json")
+	os.WriteFile(own, []byte(`{"env":{"MY_VAR":"mine","SUPERCLAUDE_OVERFLOW_THRESHOLD":"1"},"statusLine":{"type":"command","command":"my-line"}}`), 0o600)
+	l, err := Prepare(filepath.Join(t.TempDir(), "launch"), "/x/superclaude", []string{"--settings", own}, cwd, t.TempDir(),
+		map[string]string{"SUPERCLAUDE_OVERFLOW_THRESHOLD": "0.76", "SESSION_REQUIRED": "1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(l.SettingsFile)
+	var got struct {
+		Env map[string]string `json:"env"`
+	}
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"MY_VAR": "mine", "SUPERCLAUDE_OVERFLOW_THRESHOLD": "0.76", "SESSION_REQUIRED": "1", "SUPERCLAUDE_USER_STATUSLINE": "my-line"}
+	if len(got.Env) != len(want) {
+		t.Fatalf("env %v, want %v", got.Env, want)
+	}
+	for k, v := range want {
+		if got.Env[k] != v {
+			t.Errorf("env %s=%q, want %q", k, got.Env[k], v)
+		}
 	}
 }

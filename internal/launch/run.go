@@ -24,6 +24,7 @@ import (
 	"github.com/superclaude/superclaude/internal/sessions"
 	"github.com/superclaude/superclaude/internal/termtext"
 	"github.com/superclaude/superclaude/internal/tmux"
+	"github.com/superclaude/superclaude/proc"
 	"github.com/superclaude/superclaude/supervise"
 )
 
@@ -374,7 +375,21 @@ func injectClaude(cfg *supervise.Config, log *slog.Logger) func() {
 	}
 	dir := claude.LaunchDir(rt, os.Getpid())
 	cwd, _ := os.Getwd()
-	l, err := claude.Prepare(dir, exe, cfg.Args, cwd, claude.ConfigDir())
+	// The control socket is made here, before the supervisor runs, so
+	// that claude's settings can name it with the rest (pinnedEnv).
+	var pin map[string]string
+	ln, sock, _, lerr := control.ListenPID(os.Getpid())
+	for _, why := range control.SteppedAside() {
+		log.Warn("a runtime directory was passed over", "why", why)
+	}
+	self, serr := proc.Self()
+	if lerr == nil && serr == nil {
+		cfg.Listener, cfg.Socket = ln, sock
+		pin = pinnedEnv(*cfg, self, sock)
+	} else if lerr == nil {
+		ln.Close()
+	}
+	l, err := claude.Prepare(dir, exe, cfg.Args, cwd, claude.ConfigDir(), pin)
 	if err != nil {
 		// The terminal is not the agent's yet: say it now.
 		fmt.Fprintf(os.Stderr, "superclaude: %v; starting claude without superclaude's status line and hooks\n", err)
