@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -285,6 +286,39 @@ func TestDescendantsWalksParentLinks(t *testing.T) {
 	}
 	if d := Descendants(snap, 999); len(d) != 0 {
 		t.Fatalf("Descendants of unknown pid = %v", d)
+	}
+}
+
+// TestSubtreesSparesOnlyVerifiedRoots: what a sweep spares is a root of
+// the very identity recorded and what is below it — never a process that
+// took a recorded root's PID, nor a zombie.
+func TestSubtreesSparesOnlyVerifiedRoots(t *testing.T) {
+	p := func(pid, ppid int) Info {
+		return Info{Identity: Identity{PID: pid, Start: uint64(pid), Boot: "b"}, PPID: ppid}
+	}
+	zombie := p(700, 1)
+	zombie.Zombie = true
+	snap := []Info{
+		p(1, 0), p(100, 1), p(101, 100), p(201, 101), // a server and its panes
+		p(300, 1), p(301, 300), // a leftover whose PID a record names with another start
+		p(400, 1), // a leftover a record of another boot names
+		zombie,
+	}
+	roots := []Identity{
+		{PID: 100, Start: 100, Boot: "b"},
+		{PID: 300, Start: 299, Boot: "b"},
+		{PID: 700, Start: 700, Boot: "b"},
+		{PID: 400, Start: 400, Boot: "another boot"},
+		{},
+	}
+	got := Subtrees(snap, roots)
+	var pids []int
+	for pid := range got {
+		pids = append(pids, pid)
+	}
+	slices.Sort(pids)
+	if want := []int{100, 101, 201}; fmt.Sprint(pids) != fmt.Sprint(want) {
+		t.Fatalf("Subtrees = %v, want %v", pids, want)
 	}
 }
 

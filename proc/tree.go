@@ -47,6 +47,31 @@ func Descendants(snap []Info, root int) []Info {
 	return out
 }
 
+// Subtrees returns the PIDs in snap of each of roots and of everything
+// below it, counting a root only where snap holds a live process of that
+// very identity (PID, start time, boot): a root whose PID another process
+// holds now spares nothing.
+// It is what a sweep leaves alone (watchdog.Watchdog.Spare), a pure
+// function of the snapshot so that it can be tested on made-up tables.
+func Subtrees(snap []Info, roots []Identity) map[int]bool {
+	out := map[int]bool{}
+	for _, r := range roots {
+		if r.IsZero() {
+			continue
+		}
+		for _, p := range snap {
+			if p.PID != r.PID || p.Zombie || r.matches(p.Identity) != nil {
+				continue
+			}
+			out[p.PID] = true
+			for _, d := range Descendants(snap, p.PID) {
+				out[d.PID] = true
+			}
+		}
+	}
+	return out
+}
+
 // Tree snapshots the process table and returns root's descendants.
 func Tree(root int) ([]Info, error) {
 	snap, err := List()

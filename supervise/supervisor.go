@@ -85,6 +85,12 @@ type Config struct {
 	// person (Attention): superclaude sends notifications. It must not
 	// block.
 	OnAttention func(Attention)
+	// Spare, when set, names processes the sweep after each agent leaves
+	// alone with everything below them, while each still runs
+	// (watchdog.Watchdog.Spare): superclaude names the tmux servers of
+	// the fleets `+up` brought up, which a `+up` run from the agent's
+	// Bash tool leaves this supervisor's children.
+	Spare func() []proc.Identity
 }
 
 // Attention is a moment the agent needs the person, or may: what
@@ -291,6 +297,7 @@ func newSupervisor(cfg Config) (*Supervisor, error) {
 		s.inv = scanGeneric(cfg.Args)
 	}
 	s.wd = watchdog.New(cfg.Grace, envvar.Supervisor, self.String(), cfg.Log.With("service", "watchdog"))
+	s.wd.Spare = cfg.Spare
 	return s, nil
 }
 

@@ -20,6 +20,7 @@ package watchdog
 import (
 	"context"
 	"log/slog"
+	"slices"
 	"sync"
 	"syscall"
 	"time"
@@ -54,6 +55,14 @@ type Watchdog struct {
 	// at once that nothing is left — instead of walking every process of
 	// the machine and reading every environment for the marker.
 	Subreaper bool
+	// Spare, when set, names processes the sweep leaves alone with
+	// everything below them, each only while a process of that very
+	// identity runs (proc.Subtrees): the tmux servers of the fleets `+up`
+	// brought up. A fleet's server detaches from the `+up` that started
+	// it, and a `+up` run from the agent's Bash tool leaves it the
+	// supervisor's child (its subreaper): it is no leftover of the agent.
+	// It is asked only when the sweep has something to end.
+	Spare func() []proc.Identity
 
 	mu       sync.Mutex
 	agent    proc.Identity
@@ -207,10 +216,10 @@ type SweepResult struct {
 
 // Sweep ends every process the last agent left behind: this supervisor's
 // children other than keep (orphans adopted as subreaper) and every process
-// carrying the marker, with their descendants. They get SIGTERM and a short
-// grace, then SIGKILL. The agent service calls it after every agent exit,
-// before it decides what to do next, so a new agent never starts beside the
-// old one's leftovers.
+// carrying the marker, with their descendants, but for what Spare names.
+// They get SIGTERM and a short grace, then SIGKILL. The agent service
+// calls it after every agent exit, before it decides what to do next, so a
+// new agent never starts beside the old one's leftovers.
 //
 // It walks the process table at most once, and not at all below a
 // subreaper that has no child left but those keep claims (the usual case:
@@ -244,6 +253,11 @@ func (w *Watchdog) Sweep(ctx context.Context, keep func(pid int) bool) SweepResu
 					ids = append(ids, d.Identity)
 				}
 			}
+		}
+	}
+	if len(ids) > 0 && w.Spare != nil {
+		if spared := proc.Subtrees(snap, w.Spare()); len(spared) > 0 {
+			ids = slices.DeleteFunc(ids, func(id proc.Identity) bool { return spared[id.PID] })
 		}
 	}
 	if len(ids) == 0 {

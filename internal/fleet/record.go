@@ -6,19 +6,21 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
 	"github.com/superclaude/superclaude/internal/tmux"
+	"github.com/superclaude/superclaude/proc"
 )
 
 // A fleet's record is a small file, <state dir>/fleets/<name>.json, that
 // +up writes once the fleet is up and +down removes once it is down. It
-// says where the fleet runs: its tmux server's socket and its file. It is
-// how `+down NAME` (no file, no --tmux-socket) finds a fleet that runs on
-// a server of its own (`socket = "work"` in its file): the name alone does
-// not say which server, and asking only the default one answered "the
-// fleet is not up" while it ran elsewhere.
+// says where the fleet runs: its tmux server's socket and process, and its
+// file. It is how `+down NAME` (no file, no --tmux-socket) finds a fleet
+// that runs on a server of its own (`socket = "work"` in its file): the
+// name alone does not say which server, and asking only the default one
+// answered "the fleet is not up" while it ran elsewhere.
 //
 // The record is a hint, never trusted alone: the server it names must hold
 // a tmux session of that name carrying the fleet's mark (see owner), as
@@ -33,6 +35,10 @@ type Record struct {
 	Socket string `json:"socket"`
 	// Up is when +up last brought the fleet up.
 	Up time.Time `json:"up"`
+	// Server is the tmux server's process: a supervisor's sweep spares
+	// it and everything below it (Servers). Zero when it could not be
+	// learned.
+	Server proc.Identity `json:"server,omitzero"`
 }
 
 // maxRecord bounds what is read of a record: one is a few hundred bytes.
@@ -62,7 +68,11 @@ func WriteRecord(dir string, s *Spec, t tmux.Server) error {
 	if err != nil {
 		return err
 	}
-	b, err := json.Marshal(Record{Name: s.Name, File: s.File, Socket: sock, Up: time.Now().UTC()})
+	r := Record{Name: s.Name, File: s.File, Socket: sock, Up: time.Now().UTC()}
+	if pid, err := t.ServerPID(s.Name); err == nil {
+		r.Server, _ = proc.Of(pid)
+	}
+	b, err := json.Marshal(r)
 	if err != nil {
 		return err
 	}
@@ -110,6 +120,39 @@ func ReadRecord(dir, name string) (Record, error) {
 		return Record{}, fmt.Errorf("fleet record %s: it names fleet %q", path, r.Name)
 	}
 	return r, nil
+}
+
+// maxServers bounds how many records Servers reads: a person's fleets are
+// a handful.
+const maxServers = 256
+
+// Servers lists the tmux servers the records in dir name, for a
+// supervisor's sweep to spare (supervise.Config.Spare): a `+up` run from
+// the agent's Bash tool starts the fleet's server there, and the server,
+// detaching, becomes the supervisor's child, which the sweep after the
+// agent used to end with every pane of the fleet. A record only names a
+// process: the sweep spares it only while a process of that very
+// identity runs (proc.Subtrees), so a stale record, or one whose PID
+// another process took, spares nothing.
+func Servers(dir string) []proc.Identity {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []proc.Identity
+	for _, e := range entries {
+		name, ok := strings.CutSuffix(e.Name(), ".json")
+		if !ok || !e.Type().IsRegular() {
+			continue
+		}
+		if len(out) == maxServers {
+			break
+		}
+		if r, err := ReadRecord(dir, name); err == nil && !r.Server.IsZero() {
+			out = append(out, r.Server)
+		}
+	}
+	return out
 }
 
 // RemoveRecord removes the record of the fleet name, if any.

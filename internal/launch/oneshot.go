@@ -212,6 +212,7 @@ const sweepPasses = 5
 // (internal/handover "before main", or main).
 func sweepAfter(marker string, grace time.Duration, args []string, started string, keep func(pid int) bool) {
 	wd := watchdog.New(grace, envvar.Supervisor, marker, nil)
+	wd.Spare = fleetServers
 	var total watchdog.SweepResult
 	for pass := 0; pass < sweepPasses; pass++ {
 		res := wd.Sweep(context.Background(), keep)

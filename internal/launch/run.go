@@ -297,6 +297,7 @@ func Run(o Options, args []string) (code int) {
 		ResumePolicy:     policy,
 		Ask:              terminalAsk(os.Stdin, os.Stdout),
 		Log:              log,
+		Spare:            fleetServers,
 	}
 	// A drop-in for the agent: a typed run that fails as it starts (an
 	// option it does not know, no network) ends as the plain agent's

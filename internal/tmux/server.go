@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -107,6 +108,19 @@ func (s Server) GlobalEnviron() (map[string]string, bool) {
 // as $TMUX names it inside the server's panes).
 func (s Server) SocketPath(session string) (string, error) {
 	return s.Run("display-message", "-p", "-t", SessionTarget(session), "#{socket_path}")
+}
+
+// ServerPID is the PID of the server's own process, as tmux reports it.
+func (s Server) ServerPID(session string) (int, error) {
+	out, err := s.Run("display-message", "-p", "-t", SessionTarget(session), "#{pid}")
+	if err != nil {
+		return 0, err
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(out))
+	if err != nil || pid <= 0 {
+		return 0, fmt.Errorf("tmux gave %q for its server's pid", out)
+	}
+	return pid, nil
 }
 
 // PaneInfo is one pane as list-panes reports it.

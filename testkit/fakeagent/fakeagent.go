@@ -255,6 +255,10 @@ func command(pid int, line string, exit func(int)) {
 	case "exit":
 		code, _ := strconv.Atoi(arg)
 		exit(code)
+	case "sc":
+		// sc ARGS: superclaude with ARGS (split at spaces), as the
+		// agent's Bash tool runs it.
+		superclaude(strings.Fields(arg)...)
 	case "restart":
 		superclaude("+session", "restart")
 	case "activate":

@@ -77,6 +77,49 @@ func TestUpFromInsideASupervisedClaudeBelongsToNoAgent(t *testing.T) {
 	w.SC("+down", w.File, "--now")
 }
 
+// Attack 2 of issue 21 as it happens: a supervised agent runs `+up` from
+// its Bash tool, then exits. The fleet's tmux server, detaching from the
+// `+up` that started it, became that supervisor's child (the supervisor is
+// a subreaper), and the sweep after the agent's exit ended it — and with
+// it every pane's supervisor and agent. The sweep spares the servers of
+// the fleets `+up` recorded.
+func TestUpFromASupervisedAgentOutlivesThatAgent(t *testing.T) {
+	w := newWorld(t)
+	// The fleet's server starts with the outer agent's environment: its
+	// panes' agents must not run the outer agent's commands.
+	header := strings.Replace(w.fleetHeader(), " }\n", ", "+fakeagent.EnvAtStart+" = \"\" }\n", 1)
+	if err := os.WriteFile(w.File, []byte(header+`socket = "scfleet"`+"\n"+window("main")+pane("A")+pane("B")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	outerLog := filepath.Join(w.Dir, "outer.jsonl")
+	outer := exec.Command(w.Bin, "+run", "--profile", "generic", "--agent", os.Args[0])
+	outer.Dir = w.Dir
+	outer.Env = append(append([]string{}, w.Env...), "REEXEC_ROLE=fakeagent", fakeagent.EnvLog+"="+outerLog,
+		fakeagent.EnvSuperclaude+"="+w.Bin, fakeagent.EnvAtStart+"=sc +up "+w.File+";exit 0")
+	out, err := outer.CombinedOutput()
+	if err != nil {
+		t.Fatalf("the supervised agent that ran +up: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "fleet work is up") {
+		t.Fatalf("+up from the agent did not bring the fleet up:\n%s", out)
+	}
+	if err := w.TmuxCmd("-L", "scfleet", "has-session", "-t", "=work").Run(); err != nil {
+		log, _ := os.ReadFile(filepath.Join(w.Dir, "state", "superclaude.log"))
+		t.Fatalf("the fleet's tmux session did not outlive the agent that ran +up: %v\nsuperclaude.log:\n%s", err, log)
+	}
+	w.waitBound(2)
+	for _, id := range identitiesOf(t, w.starts()) {
+		if !proc.Alive(id) {
+			t.Errorf("pid %d of the fleet died with the agent that ran +up", id.PID)
+		}
+	}
+	if t.Failed() {
+		log, _ := os.ReadFile(filepath.Join(w.Dir, "state", "superclaude.log"))
+		t.Logf("starts: %+v\nlog:\n%s", w.starts(), log)
+	}
+	w.SC("+down", w.File, "--now")
+}
+
 // Attack 5 of issue 21: a window of 7 or more panes could not come up —
 // every split halved the same pane, and tiling came only after all splits,
 // so tmux said "no space for new pane" — and +up failed.
