@@ -15,7 +15,7 @@ import (
 // one nested in another).
 var agentMarks = []string{
 	envvar.Supervisor, envvar.SupervisorPID, envvar.WatchdogPID, envvar.Socket,
-	envvar.PaneID, envvar.SessionsDir,
+	envvar.PaneID, envvar.SessionsDir, envvar.LimitContinue,
 	envvar.AgentFile, envvar.AgentParent, envvar.Depth,
 	envvar.UserStatusLine, envvar.Fleet, envvar.ResumePolicy,
 	"CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT", "CLAUDE_PID", "CLAUDE_CODE_SESSION_ID",
