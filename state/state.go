@@ -37,6 +37,30 @@ const (
 // Lifecycles lists every valid lifecycle value.
 var Lifecycles = []Lifecycle{Active, Completed, Dehydrating, Restarting, Resuming}
 
+// Transient reports whether l is a step its supervisor is in the middle
+// of — starting a fresh agent (Restarting) or resuming a conversation
+// (Resuming) — which only a running supervisor can be.
+func (l Lifecycle) Transient() bool { return l == Restarting || l == Resuming }
+
+// Settle is what a session becomes once its supervisor has ended: the
+// restart or resume it was making is over, so the session is Active
+// again (issue 19: a /exit before a restart's continuation left it
+// "restarting" for good, and a +down before a resumed Codex had a turn
+// left it "resuming"); and the bootstrap flag of a session without a
+// skill, which only its activation set and nothing will clear, goes.
+// Overflowed, the handoff marker and a skill's own loading stay: they say
+// what the next start must do. It reports whether it changed s.
+func (s *State) Settle() bool {
+	changed := false
+	if s.Lifecycle.Transient() {
+		s.Lifecycle, changed = Active, true
+	}
+	if s.Loading != nil && s.Skill == "" {
+		s.Loading, changed = nil, true
+	}
+	return changed
+}
+
 // Default thresholds of the logging heartbeat: after this many tool calls
 // without a log entry the PreToolUse hook warns, then refuses.
 const (

@@ -458,7 +458,9 @@ func paneStartPlan(found *state.State, ownerAlive bool) Plan {
 // zeroed, so the window of race R3 (pid 0 between the decision and the new
 // agent's activate) never opens. restart counts the restart. A Stop writes
 // only how the agent ended (S5: the file keeps its stale pid), and a halt
-// of the progress breaker. now is the time of the decision.
+// of the progress breaker, and settles the session its owner leaves
+// (State.Settle: no lifecycle of a step under way). now is the time of the
+// decision.
 func applyPlan(st *state.State, p Plan, owner proc.Identity, restart bool, now time.Time) {
 	if p.Cause != "" {
 		st.LastExit, st.LastExitAt = p.Cause, now
@@ -473,6 +475,11 @@ func applyPlan(st *state.State, p Plan, owner proc.Identity, restart bool, now t
 			if p.Cause == CauseNoProgress {
 				st.NoProgress++
 			}
+		}
+		if state.OwnedBy(st, owner) {
+			// No agent comes after this one: a restart or resume under
+			// way is over (State.Settle).
+			st.Settle()
 		}
 		return
 	}

@@ -219,6 +219,37 @@ func TestApplyWritesTheSupervisorRowsOfTheWriterAudit(t *testing.T) {
 	}
 }
 
+// Regression, issue 19: a /exit before a restart's continuation left the
+// session "restarting" (and loading) for good, and a stop before a resumed
+// agent was seen to run left it "resuming": a Stop of the owner's agent
+// settles the session. Another supervisor's session is left alone.
+func TestAStopLeavesNoRestartingOrResumingBehind(t *testing.T) {
+	me := proc.Identity{PID: 99, Start: 12345, Boot: "b"}
+	loading := true
+	for _, lc := range []state.Lifecycle{state.Restarting, state.Resuming} {
+		st := session(func(st *state.State) {
+			st.PID, st.PIDStart, st.PIDBoot = me.PID, me.Start, me.Boot
+			st.Lifecycle, st.Loading, st.Overflowed, st.Handoff = lc, &loading, true, "overflow restart requested"
+		})
+		applyPlan(st, Plan{Action: Stop, Cause: CauseUserExit}, me, true, t0)
+		if st.Lifecycle != state.Active || st.Loading != nil || !st.Overflowed || st.Handoff == "" || st.LastExit != CauseUserExit {
+			t.Errorf("a stop from %s wrote %+v", lc, st)
+		}
+		other := session(func(st *state.State) { st.PID, st.Lifecycle = 7, lc })
+		applyPlan(other, Plan{Action: Stop, Cause: CauseStopped}, me, true, t0)
+		if other.Lifecycle != lc {
+			t.Errorf("a stop settled another supervisor's session: %+v", other)
+		}
+	}
+	skill := session(func(st *state.State) {
+		st.PID, st.PIDStart, st.PIDBoot, st.Skill, st.Loading = me.PID, me.Start, me.Boot, "implement", &loading
+	})
+	applyPlan(skill, Plan{Action: Stop, Cause: CauseStopped}, me, true, t0)
+	if skill.Loading == nil {
+		t.Errorf("a stop cleared a skill's own bootstrap flag: %+v", skill)
+	}
+}
+
 // The progress breaker (issue 10): a fresh agent started with the restart
 // prompt that ends before it activates the session made no progress; the
 // third such restart in a row halts the session instead of restarting it.

@@ -266,6 +266,28 @@ func (s *Supervisor) dropEmpty() string {
 	return name
 }
 
+// settle is the run's last write to its session: the session this
+// supervisor leaves is settled (State.Settle), so that no view of it says
+// "restarting", "resuming" or loading once nothing runs it — whatever
+// ended the run (a stop, a halt, crashes past the limit after a backoff
+// had planned a resume). Nothing is written when there is nothing to
+// settle, or when the session has another owner now.
+func (s *Supervisor) settle() {
+	sess := s.mine()
+	if sess == nil || !state.OwnedBy(sess.State, s.self) || !sess.State.Clone().Settle() {
+		return
+	}
+	_, err := sess.Store.Update(sess.Name, "supervisor end: nothing runs the session now", func(st *state.State) error {
+		if !st.Exists() || !state.OwnedBy(st, s.self) || !st.Settle() {
+			return errSkip
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, errSkip) {
+		s.log.Warn("settling the session", "session", sess.Name, "err", err)
+	}
+}
+
 // beganNothing reports whether the session name, which this run made,
 // holds nothing of the run (dropEmpty).
 func (s *Supervisor) beganNothing(name string) bool {

@@ -433,3 +433,50 @@ func TestACrashRestartDoesNotGiveTheAgentAMalformedID(t *testing.T) {
 		t.Errorf("the run's end does not tell the person: %q", res.Message)
 	}
 }
+
+// Regression, issue 19: the run's end settles the session it leaves. Here
+// the agent crashes past the crash limit: the last decision planned a
+// resume (the session said "resuming"), which the crash limit calls off —
+// and the session was left saying "resuming", and loading, with nothing
+// running it. The run's last write makes it active.
+func TestTheRunsEndSettlesItsSession(t *testing.T) {
+	sock, _, store := socketAndStore(t)
+	p := Profile{Name: "strict", Resume: appendArgs("--resume")}
+	s, err := newSupervisor(Config{Profile: p, Command: "/bin/sh", Args: []string{"-c", "sleep 0.3; exit 2"},
+		Store: store, Dir: t.TempDir(), Socket: sock, Grace: time.Second, CrashDelay: 10 * time.Millisecond,
+		FailureThreshold: 2, FailureDecay: time.Minute, FailureBackoff: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	st := waitStatus(t, s, "the agent in its session", func(st Status) bool { return st.AgentPID != 0 && st.Session != "" })
+	// A conversation the crashes resume.
+	if _, err := store.Update(st.Session, "test", func(st *state.State) error {
+		st.SessionID = "c0ffee00-0000-4000-8000-000000000001"
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	r := s.Wait()
+	if !strings.Contains(r.Reason, "crashed more than") {
+		t.Fatalf("the run ended with %+v, want the crash limit", r)
+	}
+	got, err := store.Load(st.Session)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Lifecycle != state.Active || got.Loading != nil {
+		t.Errorf("the session the run left says lifecycle %q, loading %v; want active, no loading", got.Lifecycle, got.Loading)
+	}
+	evs, _ := store.Events(st.Session)
+	resumed := false
+	for _, ev := range evs {
+		resumed = resumed || ev.Kind == "agent-start" && ev.Detail["plan"] == "resume"
+	}
+	if !resumed {
+		t.Errorf("no crash was resumed, so nothing here was ever resuming: %+v", evs)
+	}
+}
+

@@ -438,6 +438,7 @@ func (s *Supervisor) start(ctx context.Context) (err error) {
 				if dropped := s.dropEmpty(); dropped != "" && r.Session == dropped {
 					r.Session = ""
 				}
+				s.settle()
 				s.res = r
 				return
 			}
