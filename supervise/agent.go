@@ -163,7 +163,7 @@ func (a *agentService) Serve(ctx context.Context) error {
 			s.noteUnknownConversation(why)
 		}
 		s.event("agent-start", plan.Reason, map[string]any{"pid": ag.PID(), "args": args, "plan": plan.Action.String(),
-			"pane": s.cfg.Pane, "conversation": plan.SessionID})
+			"pane": s.cfg.Pane, "conversation": plan.SessionID, "profile": s.cfg.Profile.Name, "command": s.cfg.Command})
 		s.log.Info("agent started", "pid", ag.PID(), "args", args, "plan", plan.String())
 
 		a.wait(ctx, ag)
@@ -222,6 +222,9 @@ func (a *agentService) Serve(ctx context.Context) error {
 			"cause": p.Cause, "conversation": s.conversation(), "costUSD": costOf(st), "transcript": transcriptOf(st),
 			"overflowed": st != nil && st.Overflowed,
 			"pane":       s.cfg.Pane,
+			// Which CLI had the conversation: +history shows it, and
+			// +resume N resumes it with that profile and command.
+			"profile": s.cfg.Profile.Name, "command": s.cfg.Command,
 		})
 		lostMsg := s.noteCarry(sess, p, lost, lostWhy)
 		if sess != nil && (p.Action != Stop || p.Cause != "") {

@@ -480,3 +480,31 @@ func TestTheRunsEndSettlesItsSession(t *testing.T) {
 	}
 }
 
+// Regression, issue 19: +resume N of a Codex or Gemini conversation ran
+// claude, because nothing recorded which agent had it. Each agent's start
+// and exit name its profile and command, which +history shows and +resume
+// N runs.
+func TestAgentEventsNameTheProfileAndCommand(t *testing.T) {
+	store, err := state.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := startSleeper(t, Profile{Name: "mute"}, store, nil)
+	st := waitStatus(t, s, "the agent in its session", func(st Status) bool { return st.AgentPID != 0 && st.Session != "" })
+	s.Stop(true)
+	s.Wait()
+	evs, _ := store.Events(st.Session)
+	seen := 0
+	for _, ev := range evs {
+		if ev.Kind != "agent-start" && ev.Kind != "agent-exit" {
+			continue
+		}
+		seen++
+		if ev.Detail["profile"] != "mute" || ev.Detail["command"] != "/bin/sleep" {
+			t.Errorf("%s names profile %v, command %v; want mute, /bin/sleep", ev.Kind, ev.Detail["profile"], ev.Detail["command"])
+		}
+	}
+	if seen != 2 {
+		t.Errorf("%d agent starts and exits logged, want 2: %+v", seen, evs)
+	}
+}
