@@ -44,11 +44,14 @@ type SessionView struct {
 	FreshAfterOverflow bool `json:"freshAfterOverflow,omitempty"`
 	// LimitContinue says who goes on after the limit resets:
 	// superclaude, claude, or off (the person).
-	LimitContinue string  `json:"limitContinue,omitempty"`
-	KillRequested bool    `json:"killRequested"`
-	ContextUsage  float64 `json:"contextUsage"`
-	SessionID     string  `json:"sessionId,omitempty"`
-	LastHeartbeat string  `json:"lastHeartbeat,omitempty"`
+	LimitContinue string `json:"limitContinue,omitempty"`
+	KillRequested bool   `json:"killRequested"`
+	// ContextUsage is how full the agent's context window is, 0.0–1.0;
+	// nil (left out of the JSON) for an agent whose CLI does not report
+	// it (ReportsUsage).
+	ContextUsage  *float64 `json:"contextUsage,omitempty"`
+	SessionID     string   `json:"sessionId,omitempty"`
+	LastHeartbeat string   `json:"lastHeartbeat,omitempty"`
 	// LastActivity is the session's latest sign of life
 	// (state.State.LastActivity).
 	LastActivity string `json:"lastActivity,omitempty"`
@@ -65,9 +68,11 @@ type SessionView struct {
 	Profile string `json:"profile,omitempty"`
 	// ConversationUnknown says why the agent's conversation cannot be
 	// learned: a restart starts a new one.
-	ConversationUnknown string  `json:"conversationUnknown,omitempty"`
-	NeedsInput          bool    `json:"needsInput"`
-	CostUSD             float64 `json:"costUSD,omitempty"`
+	ConversationUnknown string `json:"conversationUnknown,omitempty"`
+	NeedsInput          bool   `json:"needsInput"`
+	// CostUSD is what the conversation cost so far, left out when
+	// nothing is known: 0, or an agent whose CLI does not report it.
+	CostUSD float64 `json:"costUSD,omitempty"`
 	// Limit and LimitedUntil: a usage or rate limit that stopped the
 	// agent, and when it resets.
 	Limit        string `json:"limit,omitempty"`
@@ -81,6 +86,17 @@ type SessionView struct {
 	HostError string `json:"hostError,omitempty"`
 	LastGood  string `json:"lastGood,omitempty"`
 }
+
+// ClaudeAgent is Claude Code's profile: the agent of every session and
+// conversation recorded before the profile was.
+const ClaudeAgent = "claude"
+
+// ReportsUsage reports whether the agent of profile reports how full its
+// context window is and what its conversation cost: only Claude Code
+// does, through its status line. The views show "–" for the others
+// rather than a 0 % and a $0.00 nothing measured (docs/agent-clis.md). A
+// session recorded before its profile was is Claude Code's.
+func ReportsUsage(profile string) bool { return profile == "" || profile == ClaudeAgent }
 
 // States of a session in a view.
 const (
@@ -96,14 +112,25 @@ const (
 // writes nothing while nothing changes).
 func View(s state.Session, alive bool, now time.Time) SessionView {
 	st := s.State
+	if !alive && st.Lifecycle.Transient() {
+		// No supervisor is restarting or resuming anything: shown as its
+		// run's end leaves it (State.Settle), which one killed before it
+		// could write did not.
+		st = st.Clone()
+		st.Settle()
+	}
 	v := SessionView{
 		Name: s.Name, Dir: s.Dir, Pane: st.FleetPaneID, PID: st.PID, OwnerAlive: alive,
 		Skill: st.Skill, Phase: st.CurrentPhase, Lifecycle: st.Lifecycle,
 		Overflowed: st.Overflowed && !st.FreshAfterOverflow(), KillRequested: st.KillRequested,
 		FreshAfterOverflow: st.FreshAfterOverflow(), LimitContinue: st.LimitContinue,
-		ContextUsage: st.ContextUsage, SessionID: st.SessionID, Restarts: st.Restarts,
-		CostUSD: st.CostUSD, Limit: st.Limit, Halted: st.Halted, LastExit: st.LastExit,
+		SessionID: st.SessionID, Restarts: st.Restarts,
+		Limit: st.Limit, Halted: st.Halted, LastExit: st.LastExit,
 		Profile: st.AgentProfile, ConversationUnknown: st.ConversationUnknown,
+	}
+	if ReportsUsage(st.AgentProfile) {
+		usage := st.ContextUsage
+		v.ContextUsage, v.CostUSD = &usage, st.CostUSD
 	}
 	if alive {
 		v.State = Running
@@ -271,7 +298,9 @@ func writeTable(w io.Writer, views []SessionView, now time.Time, hosts bool) err
 			// Its owner is the shell where it was activated by hand
 			// (cli.Codes says what that means).
 			where = fmt.Sprintf("held by a shell (pid %d)", v.PID)
-		case v.PID > 0:
+		case v.PID > 0 && v.State != Stopped:
+			// A stopped row's pid is only the last supervisor's, gone
+			// (+help codes: the pid of a running one).
 			where += fmt.Sprintf(" (pid %d)", v.PID)
 		}
 		agent := dash(v.Agent)
@@ -315,7 +344,7 @@ func writeTable(w io.Writer, views []SessionView, now time.Time, hosts bool) err
 		// or newline that breaks the table.
 		cells := []string{
 			names[i], dash(tmux.Short(v.Pane)), where, agent, string(v.Lifecycle), dash(strings.Join(flags, ",")),
-			fmt.Sprintf("%d%%", int(v.ContextUsage*100+0.5)), fmt.Sprintf("$%.2f", v.CostUSD),
+			v.contextCell(), v.costCell(),
 			Age(v.LastActivity, now), strconv.Itoa(v.Restarts),
 		}
 		for i, c := range cells {
@@ -324,6 +353,23 @@ func writeTable(w io.Writer, views []SessionView, now time.Time, hosts bool) err
 		fmt.Fprintln(tw, strings.Join(cells, "\t"))
 	}
 	return tw.Flush()
+}
+
+// contextCell is the CONTEXT column: how full the context window is, or
+// "–" for an agent that does not report it.
+func (v SessionView) contextCell() string {
+	if v.ContextUsage == nil || !ReportsUsage(v.Profile) {
+		return "–"
+	}
+	return fmt.Sprintf("%d%%", int(*v.ContextUsage*100+0.5))
+}
+
+// costCell is the COST column, "–" for an agent that does not report it.
+func (v SessionView) costCell() string {
+	if !ReportsUsage(v.Profile) {
+		return "–"
+	}
+	return fmt.Sprintf("$%.2f", v.CostUSD)
 }
 
 // clock renders an RFC 3339 time as the local time of day.

@@ -13,7 +13,7 @@ import (
 // cost that is not a finite number). TestViewJSONIsJSONMarshals and
 // FuzzViewJSON hold it to json.Marshal.
 func (v *SessionView) AppendJSON(b []byte) (_ []byte, ok bool) {
-	if !finite(v.ContextUsage) || !finite(v.CostUSD) {
+	if v.ContextUsage != nil && !finite(*v.ContextUsage) || !finite(v.CostUSD) {
 		return b, false
 	}
 	b = append(b, `{"name":`...)
@@ -42,8 +42,10 @@ func (v *SessionView) AppendJSON(b []byte) (_ []byte, ok bool) {
 	b = optString(b, `,"limitContinue":`, v.LimitContinue)
 	b = append(b, `,"killRequested":`...)
 	b = strconv.AppendBool(b, v.KillRequested)
-	b = append(b, `,"contextUsage":`...)
-	b = appendFloat(b, v.ContextUsage)
+	if v.ContextUsage != nil {
+		b = append(b, `,"contextUsage":`...)
+		b = appendFloat(b, *v.ContextUsage)
+	}
 	b = optString(b, `,"sessionId":`, v.SessionID)
 	b = optString(b, `,"lastHeartbeat":`, v.LastHeartbeat)
 	b = optString(b, `,"lastActivity":`, v.LastActivity)

@@ -10,10 +10,14 @@ import (
 // viewFrom fills every field of a view from a few values, so that the
 // fuzzer reaches each string, number and flag.
 func viewFrom(s1, s2 string, f1, f2 float64, n int, flags uint8) SessionView {
+	usage := &f1
+	if flags&64 != 0 {
+		usage = nil // an agent that does not report it
+	}
 	return SessionView{
 		Name: s1, Dir: s2, Pane: s1 + s2, PID: n, OwnerAlive: flags&1 != 0, NoSupervisor: flags&2 != 0,
 		State: s2, Skill: s1, Phase: s2, Lifecycle: "active", Overflowed: flags&4 != 0, FreshAfterOverflow: flags&8 != 0,
-		LimitContinue: s1, KillRequested: flags&16 != 0, ContextUsage: f1, SessionID: s2, LastHeartbeat: s1, LastActivity: s2,
+		LimitContinue: s1, KillRequested: flags&16 != 0, ContextUsage: usage, SessionID: s2, LastHeartbeat: s1, LastActivity: s2,
 		Restarts: -n, Agent: s2, Profile: s1, ConversationUnknown: s2, NeedsInput: flags&32 != 0, CostUSD: f2,
 		Limit: s1, LimitedUntil: s2, Halted: s1, LastExit: s2, Host: s1, HostError: s2, LastGood: s1,
 	}
@@ -30,6 +34,7 @@ func TestViewJSONIsJSONMarshals(t *testing.T) {
 		viewFrom("\xff\xfeé\u2028\u2029😀", "/home/x/sessions/s", 1e-7, 1e21, -1, 0),
 		viewFrom("", "", 5e-324, math.MaxFloat64, 0, 0x15),
 		viewFrom("x", "y", -0.0, 123456789.125, 1<<40, 0x2a),
+		viewFrom("codex", "y", 0, 0, 1, 0x40),
 	} {
 		want, err := json.Marshal(v)
 		if err != nil {

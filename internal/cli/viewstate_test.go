@@ -99,3 +99,62 @@ func TestStatusFlagsAreTrueNow(t *testing.T) {
 		}
 	}
 }
+
+// Regression, issue 19: +status made values up. A stopped session read
+// "stopped (pid N) … restarting" — a supervisor that is gone restarts
+// nothing, and +help codes gives the pid of a running one only — and a
+// Codex or Gemini row showed a 0 % context and a $0.00 cost that no CLI
+// but Claude Code reports: "–", and no contextUsage in the JSON. A claude
+// row keeps its values, 0 % and $0.00 included.
+func TestStatusShowsNothingMadeUp(t *testing.T) {
+	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	loading := true
+	stopped := &state.State{PID: 4242, Lifecycle: state.Restarting, Overflowed: true, Loading: &loading, StartedAt: now}
+	codex := &state.State{PID: 4243, Lifecycle: state.Resuming, AgentProfile: "codex", StartedAt: now}
+	claude := &state.State{PID: 4244, Lifecycle: state.Active, AgentProfile: "claude", StartedAt: now}
+	live := &state.State{PID: 4245, Lifecycle: state.Resuming, AgentProfile: "gemini", StartedAt: now}
+	views := []SessionView{
+		View(state.Session{Name: "old", State: stopped}, false, now),
+		View(state.Session{Name: "cx", State: codex}, false, now),
+		View(state.Session{Name: "cl", State: claude}, false, now),
+		View(state.Session{Name: "gm", State: live}, true, now),
+	}
+	var b strings.Builder
+	if err := WriteTable(&b, views, now); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(b.String(), "\n")
+	row := func(name string) []string {
+		for _, l := range lines {
+			if f := strings.Fields(l); len(f) > 0 && f[0] == name {
+				return f
+			}
+		}
+		t.Fatalf("no row %s:\n%s", name, b.String())
+		return nil
+	}
+	for _, name := range []string{"old", "cx", "cl"} {
+		if r := strings.Join(row(name), " "); strings.Contains(r, "pid") || strings.Contains(r, "restarting") || strings.Contains(r, "resuming") {
+			t.Errorf("stopped row %q", r)
+		}
+	}
+	if r := strings.Join(row("old"), " "); !strings.Contains(r, "active") {
+		t.Errorf("the stopped row after a restart: %q, want its lifecycle active", r)
+	}
+	if r := strings.Join(row("gm"), " "); !strings.Contains(r, "(pid 4245)") || !strings.Contains(r, "resuming") {
+		t.Errorf("a running row keeps its pid and what it is doing: %q", r)
+	}
+	for _, name := range []string{"cx", "gm"} {
+		if r := strings.Join(row(name), " "); strings.Contains(r, "0%") || strings.Contains(r, "$0.00") || strings.Count(r, "–") < 2 {
+			t.Errorf("%s row: %q, want – for its context and cost", name, r)
+		}
+	}
+	if r := strings.Join(row("cl"), " "); !strings.Contains(r, "0%") || !strings.Contains(r, "$0.00") {
+		t.Errorf("claude row: %q, want 0%% and $0.00", r)
+	}
+	cx, _ := views[1].AppendJSON(nil)
+	cl, _ := views[2].AppendJSON(nil)
+	if strings.Contains(string(cx), "contextUsage") || !strings.Contains(string(cl), `"contextUsage":0,`) {
+		t.Errorf("JSON: codex %s\nclaude %s", cx, cl)
+	}
+}

@@ -123,7 +123,7 @@ func BenchmarkRender100Sessions(b *testing.B) {
 	var rows []Row
 	for i := range 100 {
 		rows = append(rows, Row{Session: fmt.Sprintf("s%03d", i), Dir: fmt.Sprint(i), Pane: fmt.Sprintf("work:w:p%d", i),
-			Status: Running, Skill: "implement", Phase: "tests", Context: 0.5, Cost: ptr(1.0), NeedsInput: ptr(false),
+			Status: Running, Skill: "implement", Phase: "tests", Context: ptr(0.5), Cost: ptr(1.0), NeedsInput: ptr(false),
 			LastEvent: "supervisor started the agent (pid 1234, fresh): restart requested", LastEventAt: at})
 	}
 	m := benchModel(&fakeSource{})

@@ -64,15 +64,15 @@ func ptr[T any](v T) *T { return &v }
 func fixedRows() []Row { // a few tests pick b-sess as [2]
 	return []Row{
 		{Session: "old", Dir: "/s/old", Status: Stopped, Supervisor: proc.Identity{PID: 7}, Lifecycle: "completed",
-			Skill: "review", Context: 0.1, Restarts: 2},
-		{Session: "stuck", Dir: "/s/stuck", Status: Stopped, Halted: "3 restarts without progress", Restarts: 3},
+			Skill: "review", Context: ptr(0.1), Restarts: 2},
+		{Session: "stuck", Dir: "/s/stuck", Status: Stopped, Halted: "3 restarts without progress", Restarts: 3, Context: ptr(0.0)},
 		{Session: "b-sess", Dir: "/s/b-sess", Pane: "work:main:B", Status: Running, Supervisor: proc.Identity{PID: 102},
-			Skill: "implement", Phase: "tests", Context: 0.5, Cost: ptr(1.5), NeedsInput: ptr(true),
+			Skill: "implement", Phase: "tests", Context: ptr(0.5), Cost: ptr(1.5), NeedsInput: ptr(true),
 			LastEvent: "started the agent (pid 5102)", LastEventAt: at.Add(-12 * time.Second)},
 		{Session: "a-sess", Dir: "/s/a-sess", Pane: "work:main:A", Status: Running, Supervisor: proc.Identity{PID: 101},
-			Context: 0.834, Overflowed: true, NeedsInput: ptr(false), Limit: "usage", LimitUntil: at.Add(90 * time.Second)},
+			Context: ptr(0.834), Overflowed: true, NeedsInput: ptr(false), Limit: "usage", LimitUntil: at.Add(90 * time.Second)},
 		{Session: "c-sess", Dir: "/s/c-sess", Pane: "%3@/tmp/tmux-1/default@1700000000", Status: Stale, Supervisor: proc.Identity{PID: 103},
-			Lifecycle: "restarting",
+			Lifecycle: "restarting", // and no Context: an agent that does not report it (codex)
 			LastEvent: "the context window is full", LastEventAt: at.Add(-3 * time.Hour)},
 	}
 }
@@ -201,7 +201,7 @@ func TestViewOfFixedRows(t *testing.T) {
 		"  SESSION  PANE         STATE      SKILL/PHASE       CTX   COST  INPUT  LIMIT     RST  LAST EVENT",
 		"> a-sess   work:main:A  running    –                83%!      –  no     usage 1m    0  –",
 		"  b-sess   work:main:B  running    implement/tests   50%  $1.50  yes    –           0  12s ago  started the agent (pid 5102)",
-		"  c-sess   %3           stale      –                  0%      –  –      –           0  3h ago  the context window is full",
+		"  c-sess   %3           stale      –                   –      –  –      –           0  3h ago  the context window is full",
 		"  old      –            completed  review            10%      –  –      –           2  –",
 		"  stuck    –            halted     –                  0%      –  –      –           3  –",
 		"",

@@ -42,8 +42,9 @@ type Row struct {
 	// mark.
 	Lifecycle  string
 	Overflowed bool
-	// Context is the context window used, 0.0–1.0.
-	Context float64
+	// Context is the context window used, 0.0–1.0; nil when the agent's
+	// CLI does not report it (cli.ReportsUsage).
+	Context *float64
 	// Restarts counts the agent restarts the supervisor made.
 	Restarts int
 	// Cost is the conversation's cost in USD; nil when the state does not

@@ -95,7 +95,7 @@ func TestRowsReadEveryRootTheIndexKnows(t *testing.T) {
 	rows := byName(snap.Rows)
 	live, gone := rows["live"], rows["gone"]
 	if live.Status != Running || live.Pane != "work:main:A" || live.Supervisor != me || live.Skill != "implement" ||
-		live.Phase != "tests" || live.Context != 0.4 || live.Dir != filepath.Join(w.dir, "proj/sessions/live") {
+		live.Phase != "tests" || live.Context == nil || *live.Context != 0.4 || live.Dir != filepath.Join(w.dir, "proj/sessions/live") {
 		t.Errorf("live row %+v", live)
 	}
 	if live.Cost == nil || *live.Cost != 1.25 || live.NeedsInput == nil || !*live.NeedsInput ||

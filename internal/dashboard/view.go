@@ -103,7 +103,10 @@ func (m Model) rowCells(r Row) []string {
 			skill += "/" + r.Phase
 		}
 	}
-	ctx := fmt.Sprintf("%d%%", int(r.Context*100+0.5))
+	ctx := none
+	if r.Context != nil {
+		ctx = fmt.Sprintf("%d%%", int(*r.Context*100+0.5))
+	}
 	if r.Overflowed {
 		ctx += "!"
 	}
