@@ -22,13 +22,19 @@ func newHistoryCmd() *cobra.Command {
 	var f historyFlags
 	cmd := &cobra.Command{
 		Use:   "+history [session | pane]",
-		Short: "the conversations a session or pane has had: id, start, end, why it ended, cost, first and last prompt",
+		Short: "the conversations a session or pane has had: id, agent, start, end, why it ended, cost, first and last prompt",
 		Long: `List the conversations a session or a pane has had, oldest first: the
-conversation's id, when it started and ended, why it ended (crashed, usage
-limit, no progress, restarted too often, you exited, stopped, restarted; --json
-gives crash, limit, no-progress, restart-loop, user-exit, stopped, restarted),
-what it cost, and its first and last prompt. With no argument: this pane's, else this agent's session's.
-superclaude +resume N resumes the Nth.`,
+conversation's id, the agent that had it (claude, codex, gemini …), when it
+started and ended, why it ended (crashed, usage limit, no progress, restarted
+too often, you exited, stopped, restarted; --json gives crash, limit,
+no-progress, restart-loop, user-exit, stopped, restarted), what it cost (– for
+an agent that does not report it), and its first and last prompt, read from
+the agent's own file of it (unknown when that cannot be read).
+
+A session is found by its name in every sessions directory of yours, as +why
+finds it (a name two directories share: name one by its directory); a name
+that is no session's is a pane's. With no argument: this pane's, else this
+agent's session's. superclaude +resume N resumes the Nth.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error { return runHistory(c, f, args) },
 	}
@@ -72,8 +78,11 @@ func newResumeCmd() *cobra.Command {
 		Use:   "+resume N [session | pane]",
 		Short: "resume conversation N of +history, under a supervisor, unless another live supervisor runs it",
 		Long: `Resume conversation N of +history under a supervisor, unless another live
-supervisor runs it. A conversation whose context overflowed is resumed only
-after a warning and a yes (--yes answers it, for scripts).`,
+supervisor runs it, with the agent that had it: a codex conversation with
+codex, a gemini one with gemini (the command it ran, else the agent's on PATH;
+when neither is there it says so and starts nothing). A conversation whose
+context overflowed is resumed only after a warning and a yes (--yes answers
+it, for scripts).`,
 		Args: cobra.RangeArgs(1, 2),
 		RunE: func(c *cobra.Command, args []string) error { return runResume(c, yes, args) },
 	}

@@ -6,12 +6,14 @@ import (
 	"io"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
 
 	"golang.org/x/term"
 
+	"github.com/superclaude/superclaude/internal/termtext"
 	"github.com/superclaude/superclaude/state"
 )
 
@@ -22,6 +24,12 @@ type Conversation struct {
 	N int `json:"n"`
 	// ID is the agent's conversation id.
 	ID string `json:"id"`
+	// Agent names the agent profile that had it (claude, codex, gemini
+	// …), and Command the agent's command it ran: +resume N resumes it
+	// with them. A conversation logged before they were recorded was
+	// claude's (Agent "claude", Command "").
+	Agent   string `json:"agent"`
+	Command string `json:"command,omitempty"`
 	// Session is the session it ran in; Pane the pane.
 	Session string `json:"session"`
 	Pane    string `json:"pane,omitempty"`
@@ -36,9 +44,12 @@ type Conversation struct {
 	// CostUSD is the most it was seen to cost; Transcript its transcript.
 	CostUSD    float64 `json:"costUSD,omitempty"`
 	Transcript string  `json:"transcript,omitempty"`
-	// FirstPrompt and LastPrompt are filled in from the transcript.
-	FirstPrompt string `json:"firstPrompt,omitempty"`
-	LastPrompt  string `json:"lastPrompt,omitempty"`
+	// FirstPrompt and LastPrompt are filled in from the transcript, the
+	// file the agent's CLI keeps the conversation in; PromptsUnknown is
+	// set when it cannot be read (none is known, or it is gone).
+	FirstPrompt    string `json:"firstPrompt,omitempty"`
+	LastPrompt     string `json:"lastPrompt,omitempty"`
+	PromptsUnknown bool   `json:"promptsUnknown,omitempty"`
 	// Overflowed says its context filled up: resuming it starts at a
 	// full context window, at full cost (ResumeWarning).
 	Overflowed bool `json:"overflowed,omitempty"`
@@ -103,6 +114,11 @@ func History(evs []state.Event, keep func(session, pane string) bool) []Conversa
 			if o, _ := ev.Detail["overflowed"].(bool); o {
 				c.Overflowed = true
 			}
+			c.Agent, _ = ev.Detail["profile"].(string)
+			c.Command, _ = ev.Detail["command"].(string)
+			if c.Agent == "" {
+				c.Agent = ClaudeAgent
+			}
 		}
 	}
 	sort.SliceStable(order, func(i, j int) bool { return order[i].Start.Before(order[j].Start) })
@@ -114,17 +130,31 @@ func History(evs []state.Event, keep func(session, pane string) bool) []Conversa
 	return out
 }
 
-// WriteHistory writes conversations as a table.
+// WriteHistory writes conversations as a table: what each one's agent
+// did not report (the cost of any but Claude Code's) is "–", and a prompt
+// that cannot be read "unknown".
 func WriteHistory(w io.Writer, cs []Conversation) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "N\tCONVERSATION\tSESSION\tSTART\tEND\tWHY\tCOST\tFIRST PROMPT\tLAST PROMPT")
+	fmt.Fprintln(tw, "N\tCONVERSATION\tAGENT\tSESSION\tSTART\tEND\tWHY\tCOST\tFIRST PROMPT\tLAST PROMPT")
 	for _, c := range cs {
 		end := "-"
 		if !c.End.IsZero() {
 			end = c.End.Local().Format("01-02 15:04")
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t$%.2f\t%s\t%s\n", c.N, c.ID, c.Session,
-			c.Start.Local().Format("01-02 15:04"), end, dash(endedWhy(c.Why)), c.CostUSD, clip(c.FirstPrompt, 40), clip(c.LastPrompt, 40))
+		cost := "–"
+		if ReportsUsage(c.Agent) {
+			cost = fmt.Sprintf("$%.2f", c.CostUSD)
+		}
+		first, last := clip(c.FirstPrompt, 40), clip(c.LastPrompt, 40)
+		if c.PromptsUnknown {
+			first, last = "unknown", "unknown"
+		}
+		cells := []string{strconv.Itoa(c.N), c.ID, dash(c.Agent), c.Session, c.Start.Local().Format("01-02 15:04"), end,
+			dash(endedWhy(c.Why)), cost, first, last}
+		for i := range cells {
+			cells[i] = termtext.Clean(cells[i])
+		}
+		fmt.Fprintln(tw, strings.Join(cells, "\t"))
 	}
 	return tw.Flush()
 }

@@ -21,7 +21,7 @@ func TestHistoryGroupsRunsByConversation(t *testing.T) {
 		ev(9, "agent-exit", "S", map[string]any{"conversation": "c1", "cause": "restarted", "costUSD": 0.9, "transcript": "/t/c1.jsonl", "pane": "f:w:A"}),
 		ev(10, "agent-start", "S", map[string]any{"pane": "f:w:A"}),
 		ev(11, "agent-start", "T", map[string]any{"pane": "f:w:B"}),
-		ev(12, "agent-exit", "T", map[string]any{"conversation": "t1", "cause": "user-exit", "pane": "f:w:B"}),
+		ev(12, "agent-exit", "T", map[string]any{"conversation": "t1", "cause": "user-exit", "pane": "f:w:B", "profile": "codex", "command": "/bin/codex"}),
 		ev(20, "agent-exit", "S", map[string]any{"conversation": "c2", "cause": "user-exit", "costUSD": 0.1, "pane": "f:w:A"}),
 		ev(21, "agent-start", "S", map[string]any{"pane": "f:w:A"}),
 		ev(22, "agent-exit", "S", map[string]any{"cause": "crash", "pane": "f:w:A"}), // no conversation bound: not listed
@@ -40,6 +40,10 @@ func TestHistoryGroupsRunsByConversation(t *testing.T) {
 	}
 	if all := History(evs, func(string, string) bool { return true }); len(all) != 3 || all[1].ID != "c2" || all[2].ID != "t1" {
 		t.Errorf("all: %+v", all)
+	} else if all[0].Agent != "claude" || all[0].Command != "" || all[2].Agent != "codex" || all[2].Command != "/bin/codex" {
+		// A conversation logged before the profile was recorded was
+		// claude's.
+		t.Errorf("agents: %q %q, %q %q", all[0].Agent, all[0].Command, all[2].Agent, all[2].Command)
 	}
 }
 

@@ -44,7 +44,9 @@ var layer = map[string]int{
 	"internal/notify": 2,
 	"internal/claude": 2,
 	"internal/cli":    2,
-	"internal/remote": 2,
+	// The person's prompts in Codex's and Gemini CLI's own files.
+	"internal/prompts": 2,
+	"internal/remote":  2,
 	// +doctor: the install as the shell finds it, superclaude's
 	// directories (config, control) among it.
 	"internal/doctor": 2,

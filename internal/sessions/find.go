@@ -16,6 +16,7 @@ import (
 	"github.com/superclaude/superclaude/internal/config"
 	"github.com/superclaude/superclaude/internal/control"
 	"github.com/superclaude/superclaude/internal/envvar"
+	"github.com/superclaude/superclaude/internal/prompts"
 	"github.com/superclaude/superclaude/internal/termtext"
 	"github.com/superclaude/superclaude/proc"
 	"github.com/superclaude/superclaude/state"
@@ -229,8 +230,11 @@ func MineAs(s *state.Store, sup proc.Identity, supErr error) (*state.Session, er
 }
 
 // Conversations lists what `+history [which]` lists: the conversations of
-// the session which names, else of the pane which names, else — which
-// empty — of this pane, or of this agent's session.
+// the session which names — looked for by name in every sessions
+// directory of the user, as +why finds it (WhySession: a removed one by
+// its history, a name two directories share refused with both named) —
+// else of the pane which names, else — which empty — of this pane, or of
+// this agent's session.
 func Conversations(which string) ([]cli.Conversation, string, error) {
 	s, err := OpenStore("history")
 	if err != nil {
@@ -238,12 +242,27 @@ func Conversations(which string) ([]cli.Conversation, string, error) {
 	}
 	var keep func(session, pane string) bool
 	var what string
+	roots := Roots(s.Index().Dir, s.Root)
 	switch {
 	case which != "":
-		if store, name, err := Named(s, which); err == nil && store.Exists(name) {
-			keep, what = func(sess, _ string) bool { return sess == name }, "session "+name
-		} else {
+		stores, err := ViewStores("")
+		if err != nil {
+			return nil, "", err
+		}
+		if !slices.ContainsFunc(stores, func(v *state.Store) bool { return v.Root == s.Root }) {
+			stores = append(stores, s) // this directory's, unknown to the index until written
+		}
+		sess, err := WhySession(stores, []string{which})
+		switch {
+		case err == nil:
+			// Its own sessions directory's log only: another
+			// directory's session of the same name is not it.
+			name := sess.Name
+			keep, what, roots = func(n, _ string) bool { return n == name }, "session "+name, []string{sess.Store.Root}
+		case errors.Is(err, state.ErrNoSession):
 			keep, what = func(_, pane string) bool { return pane == which }, "pane "+which
+		default:
+			return nil, "", err
 		}
 	default:
 		if pane, _ := config.PaneID(context.Background()); pane != "" {
@@ -255,7 +274,7 @@ func Conversations(which string) ([]cli.Conversation, string, error) {
 		}
 	}
 	var evs []state.Event
-	for _, root := range Roots(s.Index().Dir, s.Root) {
+	for _, root := range roots {
 		rs, _ := state.Open(root)
 		e, err := rs.Events("")
 		if err == nil {
@@ -265,15 +284,51 @@ func Conversations(which string) ([]cli.Conversation, string, error) {
 	sort.SliceStable(evs, func(i, j int) bool { return evs[i].Time.Before(evs[j].Time) })
 	cs := cli.History(evs, keep)
 	for i := range cs {
-		if cs[i].Transcript == "" {
-			continue
-		}
-		cs[i].FirstPrompt, _ = claude.FirstPrompt(cs[i].Transcript)
-		if h, err := claude.ReadTranscript(cs[i].Transcript); err == nil && len(h.Prompts) > 0 {
-			cs[i].LastPrompt = h.Prompts[len(h.Prompts)-1]
-		}
+		fillPrompts(&cs[i])
 	}
 	return cs, what, nil
+}
+
+// fillPrompts fills in c's first and last prompt from the file its agent's
+// CLI keeps the conversation in: Claude Code's transcript, Codex's rollout,
+// Gemini CLI's chat file. When that file is not known or cannot be read,
+// or the agent's is none superclaude reads, the prompts are unknown.
+func fillPrompts(c *cli.Conversation) {
+	var ps []string
+	var err error
+	switch c.Agent {
+	case cli.ClaudeAgent:
+		if c.Transcript == "" {
+			c.PromptsUnknown = true
+			return
+		}
+		// The first prompt from the transcript's start, the last from
+		// its end (ReadTranscript reads only that).
+		first, ferr := claude.FirstPrompt(c.Transcript)
+		h, herr := claude.ReadTranscript(c.Transcript)
+		if ferr != nil && herr != nil {
+			c.PromptsUnknown = true
+			return
+		}
+		c.FirstPrompt = first
+		if herr == nil && len(h.Prompts) > 0 {
+			c.LastPrompt = h.Prompts[len(h.Prompts)-1]
+		}
+		return
+	case "codex":
+		ps, err = prompts.Codex(c.Transcript)
+	case "gemini":
+		ps, err = prompts.Gemini(c.Transcript)
+	default:
+		err = fmt.Errorf("superclaude does not read %s's conversations", c.Agent)
+	}
+	if err != nil {
+		c.PromptsUnknown = true
+		return
+	}
+	if len(ps) > 0 {
+		c.FirstPrompt, c.LastPrompt = ps[0], ps[len(ps)-1]
+	}
 }
 
 // noSessionHere says, in words, why a command that acts on "this" session
