@@ -131,34 +131,26 @@ type Idle struct {
 }
 
 // Prunable lists the sessions of the root in which nothing has happened
-// since before cutoff — no activation, heartbeat, agent exit or start —
+// since before cutoff (State.LastActivity, the ACTIVITY +status shows)
 // and whose owner is not running, oldest first: what `+session prune`
-// offers to remove. A state file that does not parse is left out (it is
-// kept aside for a person to look at, never pruned).
-func (s *Store) Prunable(cutoff time.Time) ([]Idle, error) {
+// offers to remove; running counts the idle ones left out because their
+// owner runs, which prune says. A state file that does not parse is left
+// out (it is kept aside for a person to look at, never pruned).
+func (s *Store) Prunable(cutoff time.Time) (out []Idle, running int, err error) {
 	sessions, err := s.List()
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	var out []Idle
 	for _, sess := range sessions {
-		since := LastActivity(sess.State)
-		if since.Before(cutoff) && !OwnerAlive(sess.State) {
+		since := sess.State.LastActivity()
+		switch {
+		case !since.Before(cutoff):
+		case OwnerAlive(sess.State):
+			running++
+		default:
 			out = append(out, Idle{Session: sess, Since: since})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Since.Before(out[j].Since) })
-	return out, nil
-}
-
-// LastActivity is the latest time the state records anything happening
-// in the session.
-func LastActivity(st *State) time.Time {
-	t := st.StartedAt
-	for _, u := range []time.Time{st.ActivatedAt, st.LastHeartbeat, st.LastExitAt, st.AgentStatusAt, st.HaltedAt} {
-		if u.After(t) {
-			t = u
-		}
-	}
-	return t
+	return out, running, nil
 }

@@ -129,12 +129,12 @@ func TestPrunableListsOnlyIdleSessionsNobodyRuns(t *testing.T) {
 	if _, err := s.Activate("new-dead", "", Caller{Owner: dead}); err != nil {
 		t.Fatal(err)
 	}
-	idle, err := s.Prunable(now.Add(-7 * 24 * time.Hour))
+	idle, running, err := s.Prunable(now.Add(-7 * 24 * time.Hour))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(idle) != 1 || idle[0].Name != "old-dead" || !idle[0].Since.Equal(t0) {
-		t.Fatalf("Prunable = %+v, want only old-dead, idle since %v", idle, t0)
+	if len(idle) != 1 || idle[0].Name != "old-dead" || !idle[0].Since.Equal(t0) || running != 1 {
+		t.Fatalf("Prunable = %+v and %d running, want only old-dead, idle since %v, and old-live running", idle, running, t0)
 	}
 }
 

@@ -835,12 +835,15 @@ func Parse(data []byte, now time.Time) (*State, error) {
 // LastActivity is the latest sign of life the state records: its heartbeat
 // (a phase, a log, a status line that runs with no supervisor), the
 // agent's last change between busy, idle and waiting, its activation or
-// creation. A supervisor writes no heartbeat of its own, only changes: a
-// view asks a live one whether it answers (control.Ask) rather than read
-// its age here.
+// creation, how its last agent ended, a halt. It is the one "last
+// activity" of every view: +status's ACTIVITY and the idle time
+// `+session prune --older-than` counts (issue 19: the two disagreed, 7
+// minutes idle in one and under a minute in the other). A supervisor
+// writes no heartbeat of its own, only changes: a view asks a live one
+// whether it answers (control.Ask) rather than read its age here.
 func (s *State) LastActivity() time.Time {
 	t := s.LastHeartbeat
-	for _, u := range []time.Time{s.AgentStatusAt, s.ActivatedAt, s.StartedAt} {
+	for _, u := range []time.Time{s.AgentStatusAt, s.ActivatedAt, s.StartedAt, s.LastExitAt, s.HaltedAt} {
 		if u.After(t) {
 			t = u
 		}

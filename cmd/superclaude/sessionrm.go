@@ -73,12 +73,19 @@ func runSessionPrune(out io.Writer, f pruneFlags) error {
 		return fmt.Errorf("--older-than: %w", err)
 	}
 	now := time.Now()
-	idle, err := sessions.Idle(f.dir, now.Add(-age))
+	idle, running, err := sessions.Idle(f.dir, now.Add(-age))
 	if err != nil {
 		return err
 	}
+	if running > 0 {
+		// Idle as +status counts it, but something runs them: said, so
+		// that an idle ACTIVITY in +status is not left unexplained.
+		defer fmt.Fprintf(out, "left alone: %s idle for more than %s that %s still running (stop %s first)\n",
+			cli.Plural(running, "session", "sessions"), f.olderThan, map[bool]string{true: "is", false: "are"}[running == 1],
+			map[bool]string{true: "it", false: "them"}[running == 1])
+	}
 	if len(idle) == 0 {
-		fmt.Fprintf(out, "no session has been idle for more than %s\n", f.olderThan)
+		fmt.Fprintf(out, "no session that nothing runs has been idle for more than %s\n", f.olderThan)
 		return nil
 	}
 	if !f.yes {

@@ -151,9 +151,9 @@ func TestRemoveAndPruneNeverTouchALiveSession(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "dead")); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("rm left the directory: %v", err)
 	}
-	idle, err := Idle("", time.Now().Add(time.Hour))
-	if err != nil || len(idle) != 1 || idle[0].Name != "idle" {
-		t.Fatalf("idle %+v, %v; want idle alone", idle, err)
+	idle, running, err := Idle("", time.Now().Add(time.Hour))
+	if err != nil || len(idle) != 1 || idle[0].Name != "idle" || running != 1 {
+		t.Fatalf("idle %+v, %d running, %v; want idle alone, and live running", idle, running, err)
 	}
 	if err := Prune(idle[0], "idle for more than 1ms"); err != nil {
 		t.Fatal(err)
@@ -217,5 +217,53 @@ func TestWriteEventsFollowsUntilTheEnd(t *testing.T) {
 	if err := WriteEvents(context.Background(), none, false, func(state.Event) error { return nil }); err == nil ||
 		!strings.Contains(err.Error(), "no events for session none") {
 		t.Fatalf("a session without events: %v", err)
+	}
+}
+
+// Regression, issue 19: +status said a session's last activity was 7
+// minutes ago while `+session prune --older-than 1m` found none idle for
+// a minute: the two read different times (prune counted the agent's last
+// exit, +status did not). Both read one: a session idle as +status says,
+// for as long as it says, is the one prune finds.
+func TestStatusAndPruneAgreeOnLastActivity(t *testing.T) {
+	dir := inPane(t, "", false)
+	ownedByGone(t, dir, "S")
+	s, err := OpenStore("test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	if _, err := s.Update("S", "test", func(st *state.State) error {
+		st.StartedAt, st.ActivatedAt = now.Add(-time.Hour), now.Add(-time.Hour)
+		st.LastHeartbeat, st.AgentStatusAt = now.Add(-7*time.Minute), now.Add(-7*time.Minute)
+		st.LastExit, st.LastExitAt = "user-exit", now.Add(-30*time.Second)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	views := LocalViews([]*state.Store{s}, nil)
+	if len(views) != 1 {
+		t.Fatalf("views %+v", views)
+	}
+	shown, err := time.Parse(time.RFC3339, views[0].LastActivity)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := now.Sub(shown); got > time.Minute {
+		t.Errorf("+status shows the last activity %v ago, before the agent's exit 30s ago", got.Round(time.Second))
+	}
+	for _, tc := range []struct {
+		idleFor time.Duration
+		want    int
+	}{{time.Minute, 0}, {10 * time.Second, 1}} {
+		idle, _, err := Idle("", now.Add(-tc.idleFor))
+		if err != nil || len(idle) != tc.want {
+			t.Errorf("prune --older-than %v: %d sessions (%v), want %d, as +status's %s", tc.idleFor, len(idle), err, tc.want, views[0].LastActivity)
+		}
+		for _, i := range idle {
+			if !i.Since.Truncate(time.Second).Equal(shown) {
+				t.Errorf("prune says idle since %v, +status %v", i.Since, shown)
+			}
+		}
 	}
 }

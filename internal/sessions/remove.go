@@ -29,23 +29,24 @@ func Remove(dir, which string) (*state.Session, error) {
 
 // Idle lists the sessions, in the sessions directory dir or else in every
 // one of the user's, in which nothing has happened since before (and that
-// nothing runs): what `+session prune` removes. A sessions directory it
+// nothing runs): what `+session prune` removes. Idle means what +status's
+// ACTIVITY says (State.LastActivity); running counts the sessions as idle
+// that are left out because something runs them. A sessions directory it
 // cannot read is said on stderr and passed over.
-func Idle(dir string, before time.Time) ([]state.Idle, error) {
+func Idle(dir string, before time.Time) (idle []state.Idle, running int, err error) {
 	stores, err := ViewStores(dir)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	var idle []state.Idle
 	for _, s := range stores {
-		found, err := s.Prunable(before)
+		found, live, err := s.Prunable(before)
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "superclaude: sessions directory %s: %v\n", s.Root, err)
 			continue
 		}
-		idle = append(idle, found...)
+		idle, running = append(idle, found...), running+live
 	}
-	return idle, nil
+	return idle, running, nil
 }
 
 // Prune removes an idle session (Idle), unless it came back to life
