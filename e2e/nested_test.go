@@ -190,8 +190,8 @@ name = "w"
 			t.Errorf("supervisor %d left %+v", sup.PID, left)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(w.state, "fleets", "fl.json")); err == nil {
-		t.Error("the fleet's record outlived +down")
+	if b, err := os.ReadFile(filepath.Join(w.state, "fleets", "fl.json")); err != nil || !strings.Contains(string(b), `"down":`) {
+		t.Errorf("+down did not mark the fleet's record down: %v %s", err, b)
 	}
 	t.Logf("the person's pane:\n%s", outer.capture(me))
 }

@@ -164,8 +164,10 @@ func runDown(out, stderr io.Writer, f downFlags, arg string) error {
 		if down.Foreign > 0 {
 			fmt.Fprintf(out, "kept the tmux session: %s in it %s not started by superclaude\n", cli.Plural(down.Foreign, "pane", "panes"), map[bool]string{true: "was", false: "were"}[down.Foreign == 1])
 		}
-	case errors.Is(err, fleet.ErrNotUp) && f.cleanWorktrees:
-		fmt.Fprintf(out, "fleet %s is not up\n", name)
+	case errors.Is(err, fleet.ErrNotUp) && down.Known:
+		// Down already: the person's wish holds. (A name that never was
+		// a fleet's is an error, which says where it was looked for.)
+		fmt.Fprintf(out, "fleet %s is not up (nothing to stop)\n", name)
 	default:
 		return err
 	}

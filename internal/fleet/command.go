@@ -103,6 +103,9 @@ type DownResult struct {
 	Hosts []HostDown
 	// Local says the fleet had, or was to have, panes on this machine.
 	Local bool
+	// Known says the name is a fleet's — given by its file, or recorded
+	// by a +up — so that one that is not up is simply down.
+	Known bool
 }
 
 // Stop is `+down FILE|NAME`: the fleet stopped in order on the server
@@ -133,8 +136,11 @@ func Stop(ctx context.Context, arg, socket string, o Options, cleanWorktrees boo
 	} else {
 		st.DownReport, err = Down(ctx, st.Name, file, o)
 	}
-	if err == nil || errors.Is(err, ErrNotUp) {
-		RemoveRecord(records, st.Name)
+	// A fleet file names a fleet; so does a record a +up left. One up on
+	// another server than the one looked on is not down.
+	st.Known = (st.Spec != nil || WasFleet(records, st.Name)) && !(errors.Is(err, ErrNotUp) && UpOnRecordedServer(records, st.Name))
+	if err == nil || errors.Is(err, ErrNotUp) && st.Known {
+		MarkDown(records, st.Name, file)
 	}
 	st.Local = st.Spec == nil || len(st.Spec.Part("").Windows) > 0 || st.Stopped+st.Killed+st.Foreign > 0
 	return st, err

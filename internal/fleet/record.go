@@ -15,12 +15,14 @@ import (
 )
 
 // A fleet's record is a small file, <state dir>/fleets/<name>.json, that
-// +up writes once the fleet is up and +down removes once it is down. It
+// +up writes once the fleet is up and +down marks down once it is down. It
 // says where the fleet runs: its tmux server's socket and process, and its
 // file. It is how `+down NAME` (no file, no --tmux-socket) finds a fleet
 // that runs on a server of its own (`socket = "work"` in its file): the
 // name alone does not say which server, and asking only the default one
-// answered "the fleet is not up" while it ran elsewhere.
+// answered "the fleet is not up" while it ran elsewhere. Kept once the
+// fleet is down, it is also how `+down NAME` tells a fleet that is simply
+// down (nothing to stop: no error) from a name that never was a fleet's.
 //
 // The record is a hint, never trusted alone: the server it names must hold
 // a tmux session of that name carrying the fleet's mark (see owner), as
@@ -33,11 +35,13 @@ type Record struct {
 	File string `json:"file"`
 	// Socket is the tmux server's socket path, as tmux reports it.
 	Socket string `json:"socket"`
-	// Up is when +up last brought the fleet up.
-	Up time.Time `json:"up"`
+	// Up is when +up last brought the fleet up; Down when +down last
+	// brought it down (zero while it is up).
+	Up   time.Time `json:"up"`
+	Down time.Time `json:"down,omitzero"`
 	// Server is the tmux server's process: a supervisor's sweep spares
-	// it and everything below it (Servers). Zero when it could not be
-	// learned.
+	// it and everything below it (Servers) while the fleet is up. Zero
+	// when it could not be learned.
 	Server proc.Identity `json:"server,omitzero"`
 }
 
@@ -72,6 +76,11 @@ func WriteRecord(dir string, s *Spec, t tmux.Server) error {
 	if pid, err := t.ServerPID(s.Name); err == nil {
 		r.Server, _ = proc.Of(pid)
 	}
+	return writeRecord(dir, path, r)
+}
+
+// writeRecord writes r at path in dir (see WriteRecord).
+func writeRecord(dir, path string, r Record) error {
 	b, err := json.Marshal(r)
 	if err != nil {
 		return err
@@ -79,7 +88,7 @@ func WriteRecord(dir string, s *Spec, t tmux.Server) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(dir, "."+s.Name+".*.tmp")
+	f, err := os.CreateTemp(dir, "."+r.Name+".*.tmp")
 	if err != nil {
 		return err
 	}
@@ -126,7 +135,8 @@ func ReadRecord(dir, name string) (Record, error) {
 // a handful.
 const maxServers = 256
 
-// Servers lists the tmux servers the records in dir name, for a
+// Servers lists the tmux servers the records in dir name of fleets that
+// are up (a down fleet's record is kept: MarkDown), for a
 // supervisor's sweep to spare (supervise.Config.Spare): a `+up` run from
 // the agent's Bash tool starts the fleet's server there, and the server,
 // detaching, becomes the supervisor's child, which the sweep after the
@@ -148,18 +158,46 @@ func Servers(dir string) []proc.Identity {
 		if len(out) == maxServers {
 			break
 		}
-		if r, err := ReadRecord(dir, name); err == nil && !r.Server.IsZero() {
+		if r, err := ReadRecord(dir, name); err == nil && !r.Server.IsZero() && r.Down.IsZero() {
 			out = append(out, r.Server)
 		}
 	}
 	return out
 }
 
-// RemoveRecord removes the record of the fleet name, if any.
-func RemoveRecord(dir, name string) {
-	if path, err := recordPath(dir, name); err == nil {
-		os.Remove(path)
+// MarkDown records in dir that the fleet name, of the fleet file file
+// ("" when not known), is down: its record is kept, with when it went
+// down, or written when there was none. It reports nothing: a +down that
+// could not mark it down has still brought it down.
+func MarkDown(dir, name, file string) {
+	path, err := recordPath(dir, name)
+	if err != nil {
+		return
 	}
+	r, err := ReadRecord(dir, name)
+	if err != nil {
+		r = Record{Name: name}
+	}
+	if r.File == "" {
+		r.File = file
+	}
+	r.Down = time.Now().UTC()
+	writeRecord(dir, path, r)
+}
+
+// WasFleet reports whether a record in dir says name was brought up as
+// a fleet here: one that is not up now is down, not unknown.
+func WasFleet(dir, name string) bool {
+	_, err := ReadRecord(dir, name)
+	return err == nil
+}
+
+// UpOnRecordedServer reports whether the fleet name runs on the server its
+// record in dir names: a +down that looked on another server (its
+// --tmux-socket) did not find it, but it is not down.
+func UpOnRecordedServer(dir, name string) bool {
+	r, err := ReadRecord(dir, name)
+	return err == nil && r.Socket != "" && (tmux.Server{Path: r.Socket}).HasSession(name)
 }
 
 // Locate returns the tmux server the fleet name runs on, for a +down given

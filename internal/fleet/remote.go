@@ -363,7 +363,7 @@ func (h HostSide) Down(a DownArgs) (HostDown, error) {
 	}
 	rep, err := Down(context.Background(), s.Name, s.File, Options{Tmux: h.Server(s), Now: a.Now, Grace: a.Grace})
 	if err == nil || errors.Is(err, ErrNotUp) {
-		RemoveRecord(filepath.Join(h.StateDir, "fleets"), s.Name)
+		MarkDown(filepath.Join(h.StateDir, "fleets"), s.Name, s.File)
 	}
 	if errors.Is(err, ErrNotUp) {
 		return HostDown{NotUp: true}, nil

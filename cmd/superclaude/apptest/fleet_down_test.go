@@ -50,16 +50,23 @@ func TestDownByNameFindsTheFleetsOwnServer(t *testing.T) {
 	if w.onServer("scfleet") {
 		t.Errorf("+down work left the fleet on its server")
 	}
-	if _, err := os.Stat(record); err == nil {
-		t.Errorf("+down left the fleet's record behind")
+	if b, err := os.ReadFile(record); err != nil || !strings.Contains(string(b), `"down":`) {
+		t.Errorf("+down did not mark the fleet's record down: %v %s", err, b)
 	}
 	w.nothingLeft(w.starts())
 
-	// With no record and nothing on the default server, it says where it
-	// looked and how to name another.
+	// Regression, issue 19: a fleet that is down is not up, which is no
+	// error: its record says it was a fleet ("no tmux session work on
+	// tmux's default server (a fleet on another server: …)", exit 1).
 	out, err = w.Run("+down", "work")
-	if err == nil || !strings.Contains(out, "no tmux session \"work\" on tmux's default server") || !strings.Contains(out, "--tmux-socket") {
+	if err != nil || strings.TrimSpace(out) != "fleet work is not up (nothing to stop)" {
 		t.Errorf("+down of a fleet that is down: %v\n%s", err, out)
+	}
+	// A name that never was a fleet's: it says where it looked and how to
+	// name another server.
+	out, err = w.Run("+down", "other")
+	if err == nil || !strings.Contains(out, "no tmux session \"other\" on tmux's default server") || !strings.Contains(out, "--tmux-socket") {
+		t.Errorf("+down of a name that is no fleet's: %v\n%s", err, out)
 	}
 }
 
