@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -43,6 +44,9 @@ type worktree struct {
 }
 
 const worktreesDir = ".superclaude/worktrees"
+
+// ourGitignore is the .gitignore Up writes in .superclaude.
+const ourGitignore = "# superclaude's fleet worktrees: see superclaude +help +up\n*\n"
 
 func worktreeName(s *Spec, w Window, p Pane) string { return s.Name + "/" + w.Name + "/" + p.Label }
 
@@ -159,7 +163,7 @@ func (wt *worktree) create() (newBranch bool, err error) {
 	// Ignore everything under .superclaude, this file included, so the
 	// main checkout stays clean.
 	if f, err := os.OpenFile(filepath.Join(top, ".gitignore"), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600); err == nil {
-		f.WriteString("# superclaude's fleet worktrees: see superclaude +help +up\n*\n")
+		f.WriteString(ourGitignore)
 		f.Close()
 	}
 	if _, err := git(wt.repo, "rev-parse", "--verify", "-q", "refs/heads/"+wt.branch); err == nil {
@@ -222,6 +226,43 @@ func (wt *worktree) pruneParents() {
 	}
 }
 
+// pruneTop removes what Up made in repo to hold worktrees, once no
+// worktree is left in it (issue 19: +down --clean-worktrees left an empty
+// .superclaude/worktrees behind): .superclaude/worktrees when it is an
+// empty directory, then .superclaude when it holds nothing but the
+// .gitignore Up wrote, as Up wrote it. Anything else in them — a
+// worktree kept for its work, a file of someone else's — keeps them; a
+// link is never followed nor removed. It reports what it removed.
+func pruneTop(repo string) []string {
+	var removed []string
+	top := filepath.Join(repo, ".superclaude")
+	wts := filepath.Join(repo, filepath.FromSlash(worktreesDir))
+	if realDir(wts) && os.Remove(wts) == nil { // fails unless empty
+		removed = append(removed, wts)
+	}
+	if !realDir(top) {
+		return removed
+	}
+	entries, err := os.ReadDir(top)
+	if err != nil || len(entries) != 1 || entries[0].Name() != ".gitignore" || !entries[0].Type().IsRegular() {
+		return removed
+	}
+	ignore := filepath.Join(top, ".gitignore")
+	if b, err := os.ReadFile(ignore); err != nil || string(b) != ourGitignore {
+		return removed
+	}
+	if os.Remove(ignore) == nil && os.Remove(top) == nil {
+		removed = append(removed, top)
+	}
+	return removed
+}
+
+// realDir reports whether path is a directory, not a link to one.
+func realDir(path string) bool {
+	fi, err := os.Lstat(path)
+	return err == nil && fi.IsDir()
+}
+
 type listedWorktree struct{ path, branch string }
 
 // parseWorktrees reads `git worktree list --porcelain`: blocks of
@@ -253,7 +294,7 @@ func samePath(a, b string) bool {
 // their branches, except what holds work (see worktree). Run it once the
 // fleet is down. It returns one line for each thing removed or kept.
 func CleanWorktrees(s *Spec) ([]string, error) {
-	var notes []string
+	var notes, repos []string
 	var errs []error
 	for _, w := range s.Windows {
 		for _, p := range w.Panes {
@@ -265,10 +306,18 @@ func CleanWorktrees(s *Spec) ([]string, error) {
 				errs = append(errs, fmt.Errorf("window %q pane %q: %w", w.Name, p.Label, err))
 				continue
 			}
+			if !slices.Contains(repos, wt.repo) {
+				repos = append(repos, wt.repo)
+			}
 			if !wt.registered {
 				continue
 			}
 			notes = append(notes, wt.remove(true)...)
+		}
+	}
+	for _, repo := range repos {
+		for _, dir := range pruneTop(repo) {
+			notes = append(notes, "removed "+dir+" (nothing is left in it)")
 		}
 	}
 	return notes, errors.Join(errs...)

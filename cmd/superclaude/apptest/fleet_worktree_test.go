@@ -64,6 +64,10 @@ func TestWorktreePaneRunsInItsOwnWorktree(t *testing.T) {
 	if _, err := os.Stat(wt); err == nil {
 		t.Errorf("the clean worktree %s is still there", wt)
 	}
+	// Regression, issue 19: nor is what held it, left empty.
+	if _, err := os.Lstat(filepath.Join(repo, ".superclaude")); err == nil {
+		t.Errorf("+down --clean-worktrees left %s/.superclaude behind:\n%s", repo, out)
+	}
 
 	// Up again: the worktree is made anew on the pane's branch, work and all.
 	w.SC("+up", w.File)
