@@ -4,14 +4,17 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
 	"github.com/superclaude/superclaude/internal/cli"
+	"github.com/superclaude/superclaude/internal/control"
 	"github.com/superclaude/superclaude/internal/hosts"
 	"github.com/superclaude/superclaude/internal/sessions"
+	"github.com/superclaude/superclaude/internal/termtext"
 )
 
 // sessionFlags are the flags every +session subcommand shares: --session,
@@ -208,23 +211,32 @@ func runSessionRestart(c *cobra.Command, f *sessionFlags, r restartFlags) error 
 	if f.asJSON {
 		return cli.WriteJSON(c.OutOrStdout(), ans)
 	}
-	stderr := c.ErrOrStderr()
+	// One line, on stdout, for the person (issue 19: the session's
+	// directory went to stdout and these words to stderr); errors alone
+	// go to stderr.
+	_, err = fmt.Fprintln(c.OutOrStdout(), restartLine(sess.State.PID, ans))
+	return err
+}
+
+// restartLine says in one line what the supervisor with pid does about
+// the restart it was asked for (ans).
+func restartLine(pid int, ans control.RestartAnswer) string {
+	var line string
 	switch {
 	case ans.Waiting:
-		fmt.Fprintf(stderr, "superclaude: the agent is in the middle of a turn; the supervisor (pid %d) restarts session %s when it ends, in a minute at most (--now restarts at once)\n",
-			sess.State.PID, ans.Session)
+		line = fmt.Sprintf("the agent of session %s is in the middle of a turn: its supervisor (pid %d) restarts it when the turn ends, in a minute at most (--now restarts at once)",
+			ans.Session, pid)
 	case ans.Resume:
-		fmt.Fprintf(stderr, "superclaude: the supervisor (pid %d) is restarting session %s's agent on its conversation: nothing saved its context for a fresh start\n",
-			sess.State.PID, ans.Session)
+		line = fmt.Sprintf("the supervisor (pid %d) is restarting session %s's agent on its conversation: nothing saved its context for a fresh start",
+			pid, ans.Session)
 	default:
-		fmt.Fprintf(stderr, "superclaude: the supervisor (pid %d) is restarting session %s; the fresh agent starts with: %s\n",
-			sess.State.PID, ans.Session, ans.Prompt)
+		line = fmt.Sprintf("the supervisor (pid %d) is restarting session %s with a fresh context; the new agent starts with: %s",
+			pid, ans.Session, termtext.Clean(strings.Join(strings.Fields(ans.Prompt), " ")))
 	}
 	if ans.TurnUnknown {
-		fmt.Fprintln(stderr, "superclaude: the agent's CLI does not tell whether it is in the middle of a turn, so the restart did not wait for one to end")
+		line += " (it did not wait for a turn to end: the agent's CLI does not say whether it is in one)"
 	}
-	_, err = fmt.Fprintln(c.OutOrStdout(), ans.Dir)
-	return err
+	return line
 }
 
 func newSessionUpdateCmd(f *sessionFlags) *cobra.Command {
