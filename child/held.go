@@ -32,16 +32,36 @@ func (t *Terminal) input(p []byte) {
 	t.mu.Lock()
 	a := t.agent
 	if a == nil || (len(t.held) > 0 && !t.passing) {
-		if room := maxHeld - len(t.held); room < len(p) {
-			t.heldLost += len(p) - max(room, 0)
-			p = p[:max(room, 0)]
-		}
-		t.held = append(t.held, p...)
+		t.holdLocked(p)
 		t.mu.Unlock()
 		return
 	}
 	t.mu.Unlock()
 	a.ptyIO.Write(p)
+}
+
+// Hold holds p, read from the terminal by someone else before any agent
+// runs — the resume question, which reads its keys itself and keeps what
+// is typed that is no answer — for the next agent, as if the terminal
+// had read it itself. Nothing for no terminal.
+func (t *Terminal) Hold(p []byte) {
+	if t == nil || len(p) == 0 {
+		return
+	}
+	t.inMu.Lock()
+	defer t.inMu.Unlock()
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.holdLocked(p)
+}
+
+// holdLocked adds p to what is held, up to maxHeld; t.mu is held.
+func (t *Terminal) holdLocked(p []byte) {
+	if room := maxHeld - len(t.held); room < len(p) {
+		t.heldLost += len(p) - max(room, 0)
+		p = p[:max(room, 0)]
+	}
+	t.held = append(t.held, p...)
 }
 
 // Held returns what is held now: typed while no agent could take it, and
