@@ -31,14 +31,20 @@ var typeaheadWait = 30 * time.Second
 // not given is said on its status line too (setNotice).
 func (s *Supervisor) tellHeld() {
 	ta := s.cfg.Terminal.Held()
+	// Before any agent ran, what is held was typed at the resume question
+	// (internal/launch): there was no agent for its keys to act on.
+	when, goes, why := "while "+s.cfg.Profile.Name+" restarted", "the new one", "as they acted on the screen of the one that ended"
+	if s.starts() == 0 {
+		when, goes, why = "at the question", s.cfg.Profile.Name, "as they are no text"
+	}
 	var lines []string
 	if !ta.Empty() {
-		lines = append(lines, fmt.Sprintf("superclaude: what you typed while %s restarted goes to the new one once it is ready: %s",
-			s.cfg.Profile.Name, state.Quote(ta.String(), 200)))
+		lines = append(lines, fmt.Sprintf("superclaude: what you typed %s goes to %s once it is ready: %s",
+			when, goes, state.Quote(ta.String(), 200)))
 	}
 	if len(ta.Dropped) > 0 {
-		lines = append(lines, fmt.Sprintf("superclaude: keys you typed while %s restarted are not passed on, as they acted on the screen of the one that ended: %s",
-			s.cfg.Profile.Name, strings.Join(ta.Dropped, ", ")))
+		lines = append(lines, fmt.Sprintf("superclaude: keys you typed %s are not passed on, %s: %s",
+			when, why, strings.Join(ta.Dropped, ", ")))
 		s.setNotice(droppedNotice(ta.Dropped))
 	}
 	s.say(strings.Join(lines, "\n"))

@@ -295,7 +295,7 @@ func Run(o Options, args []string) (code int) {
 		CrashDelay:       o.CrashDelay,
 		Policy:           policyOf(o),
 		ResumePolicy:     policy,
-		Ask:              terminalAsk(os.Stdin, os.Stdout),
+		Ask:              terminalAsk(os.Stdin, os.Stdout, term.Hold),
 		Log:              log,
 		Spare:            fleetServers,
 	}
