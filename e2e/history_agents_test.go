@@ -28,6 +28,34 @@ func historyRow(t *testing.T, screen, id string) string {
 	return ""
 }
 
+// checkHistory runs +history in pane and checks the row of conversation
+// id of agent's: its name, the person's own exit, no cost, and the first
+// and last prompts ("first AGENT prompt", "last AGENT prompt").
+func checkHistory(t *testing.T, tm *tmuxServer, pane, agent, id string) {
+	t.Helper()
+	tm.send(pane, "clear; superclaude +history")
+	row := historyRow(t, tm.waitScreen(pane, "last "+agent+" prompt"), id)
+	for _, want := range []string{" " + agent + " ", "you exited –", "first " + agent + " prompt", "last " + agent + " prompt"} {
+		if !strings.Contains(row, want) {
+			t.Errorf("+history's row does not show %q: %s", want, row)
+		}
+	}
+}
+
+// startedWith types command in pane and checks that it starts the agent
+// with args; it returns the new supervisor.
+func startedWith(t *testing.T, w *world, tm *tmuxServer, pane, command string, args ...string) proc.Identity {
+	t.Helper()
+	n := len(w.agentStarts())
+	tm.send(pane, "clear; "+command)
+	sup := tm.supervisor(pane)
+	w.until("the agent to be started by "+command, func() bool { return len(w.agentStarts()) > n })
+	if got := w.agentStarts()[n]; !slices.Equal(got, args) {
+		t.Fatalf("%s started the agent with %q, want %q", command, got, args)
+	}
+	return sup
+}
+
 // Regression, issue 19, with the real Codex CLI: +history showed a Codex
 // conversation with no agent and "-" for its prompts, and +resume N ran
 // `claude --resume <codex id>` ("No conversation found", exit 1). It now
@@ -58,22 +86,8 @@ func TestCodexHistoryAndResumeN(t *testing.T) {
 		t.Errorf("the exit hint still names codex resume:\n%s", screen)
 	}
 
-	tm.send(pane, "clear; superclaude +history")
-	screen = tm.waitScreen(pane, "last codex prompt")
-	row := historyRow(t, screen, id)
-	for _, want := range []string{" codex ", "you exited –", "first codex prompt", "last codex prompt"} {
-		if !strings.Contains(row, want) {
-			t.Errorf("+history's row does not show %q: %s", want, row)
-		}
-	}
-
-	n := len(w.agentStarts())
-	tm.send(pane, "clear; superclaude +resume 1")
-	sup = tm.supervisor(pane)
-	w.until("codex to be started on the conversation", func() bool { return len(w.agentStarts()) > n })
-	if args := w.agentStarts()[n]; !slices.Equal(args, []string{"--no-daemon", "resume", id}) {
-		t.Fatalf("+resume 1 ran %q, want codex --no-daemon resume %s", args, id)
-	}
+	checkHistory(t, tm, pane, "codex", id)
+	sup = startedWith(t, w.world, tm, pane, "superclaude +resume 1", "--no-daemon", "resume", id)
 	tm.codexReady(pane)
 	w.openai.Push(fakeopenai.Text("pong-three"))
 	again := w.turn(tm, pane, "and now")
@@ -115,33 +129,14 @@ func TestGeminiExitHintHistoryAndResumeN(t *testing.T) {
 		t.Fatalf("the hint is %q, want superclaude +run --profile gemini -- --resume %s in the box; screen:\n%s", hint, id, screen)
 	}
 
-	tm.send(pane, "clear; superclaude +history")
-	screen = tm.waitScreen(pane, "last gemini prompt")
-	row := historyRow(t, screen, id)
-	for _, want := range []string{" gemini ", "you exited –", "first gemini prompt", "last gemini prompt"} {
-		if !strings.Contains(row, want) {
-			t.Errorf("+history's row does not show %q: %s", want, row)
-		}
-	}
+	checkHistory(t, tm, pane, "gemini", id)
 
 	// The hint, typed as shown.
-	n := len(w.agentStarts())
-	tm.send(pane, "clear; "+hint[1]+" "+hint[2])
-	sup = tm.supervisor(pane)
-	w.until("gemini to be started on the conversation", func() bool { return len(w.agentStarts()) > n })
-	if args := w.agentStarts()[n]; !slices.Equal(args, []string{"--resume", id}) {
-		t.Fatalf("the hint's command ran gemini %q, want --resume %s", args, id)
-	}
+	sup = startedWith(t, w.world, tm, pane, hint[1]+" "+hint[2], "--resume", id)
 	tm.waitScreen(pane, "Type your message")
 	w.quit(tm, pane, sup)
 
-	n = len(w.agentStarts())
-	tm.send(pane, "clear; superclaude +resume 1")
-	sup = tm.supervisor(pane)
-	w.until("gemini to be started by +resume", func() bool { return len(w.agentStarts()) > n })
-	if args := w.agentStarts()[n]; !slices.Equal(args, []string{"--resume", id}) {
-		t.Fatalf("+resume 1 ran %q, want gemini --resume %s", args, id)
-	}
+	sup = startedWith(t, w.world, tm, pane, "superclaude +resume 1", "--resume", id)
 	tm.waitScreen(pane, "Type your message")
 	w.gemini.Push(fakegemini.Text("pong-three"))
 	again := w.turn(tm, pane, "and now")
