@@ -4,17 +4,14 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
 	"github.com/superclaude/superclaude/internal/cli"
-	"github.com/superclaude/superclaude/internal/control"
 	"github.com/superclaude/superclaude/internal/hosts"
 	"github.com/superclaude/superclaude/internal/sessions"
-	"github.com/superclaude/superclaude/internal/termtext"
 )
 
 // sessionFlags are the flags every +session subcommand shares: --session,
@@ -214,29 +211,8 @@ func runSessionRestart(c *cobra.Command, f *sessionFlags, r restartFlags) error 
 	// One line, on stdout, for the person (issue 19: the session's
 	// directory went to stdout and these words to stderr); errors alone
 	// go to stderr.
-	_, err = fmt.Fprintln(c.OutOrStdout(), restartLine(sess.State.PID, ans))
+	_, err = fmt.Fprintln(c.OutOrStdout(), sessions.RestartLine(sess.State.PID, ans))
 	return err
-}
-
-// restartLine says in one line what the supervisor with pid does about
-// the restart it was asked for (ans).
-func restartLine(pid int, ans control.RestartAnswer) string {
-	var line string
-	switch {
-	case ans.Waiting:
-		line = fmt.Sprintf("the agent of session %s is in the middle of a turn: its supervisor (pid %d) restarts it when the turn ends, in a minute at most (--now restarts at once)",
-			ans.Session, pid)
-	case ans.Resume:
-		line = fmt.Sprintf("the supervisor (pid %d) is restarting session %s's agent on its conversation: nothing saved its context for a fresh start",
-			pid, ans.Session)
-	default:
-		line = fmt.Sprintf("the supervisor (pid %d) is restarting session %s with a fresh context; the new agent starts with: %s",
-			pid, ans.Session, termtext.Clean(strings.Join(strings.Fields(ans.Prompt), " ")))
-	}
-	if ans.TurnUnknown {
-		line += " (it did not wait for a turn to end: the agent's CLI does not say whether it is in one)"
-	}
-	return line
 }
 
 func newSessionUpdateCmd(f *sessionFlags) *cobra.Command {

@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/superclaude/superclaude/internal/config"
 	"github.com/superclaude/superclaude/internal/control"
 	"github.com/superclaude/superclaude/internal/envvar"
+	"github.com/superclaude/superclaude/internal/termtext"
 	"github.com/superclaude/superclaude/proc"
 	"github.com/superclaude/superclaude/state"
 )
@@ -71,4 +73,25 @@ func socketOf(owner proc.Identity) (string, error) {
 		}
 	}
 	return control.FindSocket(owner.PID)
+}
+
+// RestartLine says in one line, for the person, what the supervisor with pid does about
+// the restart it was asked for (ans).
+func RestartLine(pid int, ans control.RestartAnswer) string {
+	var line string
+	switch {
+	case ans.Waiting:
+		line = fmt.Sprintf("the agent of session %s is in the middle of a turn: its supervisor (pid %d) restarts it when the turn ends, in a minute at most (--now restarts at once)",
+			ans.Session, pid)
+	case ans.Resume:
+		line = fmt.Sprintf("the supervisor (pid %d) is restarting session %s's agent on its conversation: nothing saved its context for a fresh start",
+			pid, ans.Session)
+	default:
+		line = fmt.Sprintf("the supervisor (pid %d) is restarting session %s with a fresh context; the new agent starts with: %s",
+			pid, ans.Session, termtext.Clean(strings.Join(strings.Fields(ans.Prompt), " ")))
+	}
+	if ans.TurnUnknown {
+		line += " (it did not wait for a turn to end: the agent's CLI does not say whether it is in one)"
+	}
+	return line
 }
