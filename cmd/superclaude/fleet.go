@@ -166,8 +166,11 @@ func runDown(out, stderr io.Writer, f downFlags, arg string) error {
 		}
 	case errors.Is(err, fleet.ErrNotUp) && down.Known:
 		// Down already: the person's wish holds. (A name that never was
-		// a fleet's is an error, which says where it was looked for.)
-		fmt.Fprintf(out, "fleet %s is not up (nothing to stop)\n", name)
+		// a fleet's is an error, which says where it was looked for.) A
+		// fleet all on other hosts has said so, host by host.
+		if down.Local {
+			fmt.Fprintf(out, "fleet %s is not up (nothing to stop)\n", name)
+		}
 	default:
 		return err
 	}
