@@ -46,7 +46,10 @@ func benchWorld(b *testing.B, sessions, roots, eventsPerSession int, pad int64) 
 			if _, err := s.Activate(name, "implement", state.Caller{Owner: owner, Pane: fmt.Sprintf("work:w%d:p%d", r, i)}); err != nil {
 				b.Fatal(err)
 			}
-			if _, err := s.Set(name, []string{"costUSD=0.42", "agentStatus=idle", "contextUsage=0.33", "currentPhase=tests"}); err != nil {
+			if _, err := s.Update(name, "", func(st *state.State) error {
+				st.CostUSD, st.AgentStatus, st.ContextUsage, st.CurrentPhase = 0.42, "idle", 0.33, "tests"
+				return nil
+			}); err != nil {
 				b.Fatal(err)
 			}
 			for e := range eventsPerSession {

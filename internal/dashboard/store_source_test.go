@@ -39,13 +39,21 @@ func (w *world) store(root string) *state.Store {
 }
 
 // session activates a session owned by owner in pane, then sets fields.
-func (w *world) session(s *state.Store, name string, owner proc.Identity, pane string, set ...string) {
+func (w *world) session(s *state.Store, name string, owner proc.Identity, pane string, set ...func(*state.State)) {
 	w.t.Helper()
 	if _, err := s.Activate(name, "implement", state.Caller{Owner: owner, Pane: pane}); err != nil {
 		w.t.Fatal(err)
 	}
+	// What a supervisor records (cost, status, usage, limits) is
+	// superclaude's own, which `update` refuses: written here as the
+	// supervisor writes it.
 	if len(set) > 0 {
-		if _, err := s.Set(name, set); err != nil {
+		if _, err := s.Update(name, "", func(st *state.State) error {
+			for _, f := range set {
+				f(st)
+			}
+			return nil
+		}); err != nil {
 			w.t.Fatal(err)
 		}
 	}
@@ -79,9 +87,11 @@ func TestRowsReadEveryRootTheIndexKnows(t *testing.T) {
 	w := newWorld(t)
 	a, b := w.store("proj/sessions"), w.store("user/sessions")
 	me := self(t)
-	w.session(a, "live", me, "work:main:A", "costUSD=1.25", "agentStatus=waiting", "contextUsage=0.4", "currentPhase=tests",
-		"limit=usage", "limitedUntil=2026-11-22T13:00:00Z")
-	w.session(b, "gone", dead(t), "", "agentStatus=busy")
+	w.session(a, "live", me, "work:main:A", func(st *state.State) {
+		st.CostUSD, st.AgentStatus, st.ContextUsage, st.CurrentPhase = 1.25, "waiting", 0.4, "tests"
+		st.Limit, st.LimitedUntil = "usage", time.Date(2026, 11, 22, 13, 0, 0, 0, time.UTC)
+	})
+	w.session(b, "gone", dead(t), "", func(st *state.State) { st.AgentStatus = "busy" })
 	a.Append(state.Event{Session: "live", Kind: "agent-start", Reason: "first", Detail: map[string]any{"pid": 5, "plan": "fresh"}})
 
 	src := NewStoreSource(StoreConfig{IndexDir: w.idx})
@@ -123,7 +133,7 @@ func TestRowsReadEveryRootTheIndexKnows(t *testing.T) {
 func TestRowsTellRunningStaleAndStopped(t *testing.T) {
 	w := newWorld(t)
 	s := w.store("sessions")
-	w.session(s, "quiet", self(t), "", "agentStatus=waiting")
+	w.session(s, "quiet", self(t), "", func(st *state.State) { st.AgentStatus = "waiting" })
 	w.session(s, "gone", dead(t), "")
 	if _, err := s.Update("quiet", "", func(st *state.State) error {
 		hour := time.Now().Add(-time.Hour)

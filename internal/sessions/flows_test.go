@@ -65,7 +65,7 @@ func TestActivateThenChangeTheSession(t *testing.T) {
 	steps := []func() (*state.Session, error){
 		func() (*state.Session, error) { return Phase("", "Phase 2: Build") },
 		func() (*state.Session, error) { return Target("", "PLAN.md") },
-		func() (*state.Session, error) { return Update("", []string{"contextUsage=0.5"}) },
+		func() (*state.Session, error) { return Update("", []string{"toolUseWithoutLogsWarnAfter=7"}) },
 		func() (*state.Session, error) { return Deactivate("", "done it", "a,b") },
 	}
 	var sess *state.Session
@@ -75,14 +75,14 @@ func TestActivateThenChangeTheSession(t *testing.T) {
 		}
 	}
 	st := sess.State
-	if st.CurrentPhase != "Phase 2: Build" || st.TargetFile != "PLAN.md" || st.ContextUsage != 0.5 ||
+	if st.CurrentPhase != "Phase 2: Build" || st.TargetFile != "PLAN.md" || st.ToolUseWithoutLogsWarnAfter != 7 ||
 		st.Lifecycle != state.Completed || st.SessionDescription != "done it" {
 		t.Fatalf("state after the changes: %+v", st)
 	}
 	if found, err := Lookup("session find", ""); err != nil || found.Dir != a.Dir {
 		t.Fatalf("find: %v %+v", err, found)
 	}
-	if _, err := Update("", []string{"overflowed=maybe"}); err == nil || !strings.Contains(err.Error(), `"overflowed"`) {
+	if _, err := Update("", []string{"toolUseWithoutLogsWarnAfter=maybe"}); err == nil || !strings.Contains(err.Error(), `"toolUseWithoutLogsWarnAfter"`) {
 		t.Fatalf("a wrong type: %v", err)
 	}
 }
