@@ -55,9 +55,7 @@ func ReadTypeahead(in []byte) Typeahead {
 	enter := func() {
 		text := string(line)
 		line = line[:0]
-		if utf8.RuneCountInString(strings.TrimSpace(text)) <= 1 {
-			// An empty line or one character: a dialog's answer (Enter,
-			// "1", "y"), not a prompt.
+		if dialogAnswer(text) {
 			if strings.TrimSpace(text) == "" {
 				t.Dropped = append(t.Dropped, "Enter")
 			} else {
@@ -67,61 +65,119 @@ func ReadTypeahead(in []byte) Typeahead {
 		}
 		t.Submitted = append(t.Submitted, text)
 	}
-	for i := 0; i < len(in); {
-		c := in[i]
-		switch {
-		case c == '\r' || c == '\n':
-			if c == '\r' && i+1 < len(in) && in[i+1] == '\n' {
-				i++
-			}
+	scanKeys(in, func(k keyEvent) {
+		switch k.kind {
+		case keyEnter, keyLineFeed:
 			enter()
-			i++
-		case c == '\t':
-			line = append(line, '\t')
-			i++
-		case c == 0x7f || c == 0x08: // Backspace
+		case keyText:
+			line = append(line, k.r)
+		case keyPaste:
+			line = append(line, []rune(k.text)...)
+		case keyBackspace:
 			if len(line) > 0 {
 				line = line[:len(line)-1]
 			}
-			i++
-		case c == 0x15: // Ctrl-U: the line so far
+		case keyKillLine:
 			line = line[:0]
-			i++
-		case c == 0x17: // Ctrl-W: the word before the cursor
-			j := len(line)
-			for j > 0 && line[j-1] == ' ' {
-				j--
+		case keyKillWord:
+			line = line[:wordStart(line, len(line))]
+		case keyNamed:
+			t.Dropped = append(t.Dropped, k.name)
+		}
+	})
+	t.Tail = string(line)
+	return t
+}
+
+// dialogAnswer reports whether a line ended with Enter is an empty line
+// or one character: a dialog's answer (Enter, "1", "y"), not a prompt.
+func dialogAnswer(text string) bool {
+	return utf8.RuneCountInString(strings.TrimSpace(text)) <= 1
+}
+
+// wordStart is where the word before position i of line begins, spaces
+// after it included: what Ctrl-W deletes.
+func wordStart(line []rune, i int) int {
+	for i > 0 && line[i-1] == ' ' {
+		i--
+	}
+	for i > 0 && line[i-1] != ' ' {
+		i--
+	}
+	return i
+}
+
+// keyKind is what a key read from raw terminal input is.
+type keyKind uint8
+
+const (
+	keyText      keyKind = iota // a character: r (a Tab too)
+	keyPaste                    // a bracketed paste: text, its newlines "\n"
+	keyEnter                    // CR, or CR LF
+	keyLineFeed                 // a lone LF: Ctrl-J
+	keyBackspace                // DEL or BS
+	keyKillLine                 // Ctrl-U
+	keyKillWord                 // Ctrl-W
+	keyNamed                    // a key that edits no text: name
+	keyReport                   // a sequence the terminal sent on its own
+)
+
+// keyEvent is one key: its kind, and the bytes in[start:end] it was read
+// from (chunk is for readTyped: the write its last byte came in).
+type keyEvent struct {
+	kind       keyKind
+	r          rune
+	text, name string
+	start, end int
+	chunk      int
+}
+
+// scanKeys reads raw terminal input key by key, calling fn for each.
+func scanKeys(in []byte, fn func(keyEvent)) {
+	for i := 0; i < len(in); {
+		k := keyEvent{start: i}
+		c := in[i]
+		switch {
+		case c == '\r':
+			k.kind, i = keyEnter, i+1
+			if i < len(in) && in[i] == '\n' {
+				i++
 			}
-			for j > 0 && line[j-1] != ' ' {
-				j--
-			}
-			line = line[:j]
-			i++
+		case c == '\n':
+			k.kind, i = keyLineFeed, i+1
+		case c == '\t':
+			k.kind, k.r, i = keyText, '\t', i+1
+		case c == 0x7f || c == 0x08:
+			k.kind, i = keyBackspace, i+1
+		case c == 0x15:
+			k.kind, i = keyKillLine, i+1
+		case c == 0x17:
+			k.kind, i = keyKillWord, i+1
 		case c == 0x1b:
 			n, name, paste := readEscape(in[i:])
 			switch {
 			case paste != nil:
 				// A bracketed paste: text, its newlines part of it.
-				line = append(line, []rune(strings.ReplaceAll(strings.ReplaceAll(string(paste), "\r\n", "\n"), "\r", "\n"))...)
+				k.kind, k.text = keyPaste, strings.ReplaceAll(strings.ReplaceAll(string(paste), "\r\n", "\n"), "\r", "\n")
 			case name != "":
-				t.Dropped = append(t.Dropped, name)
+				k.kind, k.name = keyNamed, name
+			default:
+				k.kind = keyReport
 			}
 			i += n
 		case c < 0x20:
-			t.Dropped = append(t.Dropped, "Ctrl-"+string(rune('@'+c)))
-			i++
+			k.kind, k.name, i = keyNamed, "Ctrl-"+string(rune('@'+c)), i+1
 		default:
 			r, n := utf8.DecodeRune(in[i:])
 			if r == utf8.RuneError && n <= 1 {
 				// Not UTF-8: kept as it was typed, byte for byte.
 				r, n = rune(c), 1
 			}
-			line = append(line, r)
-			i += n
+			k.kind, k.r, i = keyText, r, i+n
 		}
+		k.end = i
+		fn(k)
 	}
-	t.Tail = string(line)
-	return t
 }
 
 // keyNames are the keys CSI and SS3 sequences report, by their final
