@@ -48,6 +48,8 @@ type Agent struct {
 	pty   *os.File      // nil without a terminal
 	ptyIO io.ReadWriter // the relay's reads and writes of pty
 	term  *Terminal
+	// typed logs what is written to pty, for Typed (typed.go).
+	typed typedLog
 
 	modesMu sync.Mutex
 	modes   *modeTracker
@@ -391,14 +393,26 @@ const typePause = 300 * time.Millisecond
 // Type types a line into the agent's terminal as a person does: the text,
 // a pause, Enter. The supervisor uses it to go on after a usage limit
 // resets, when nobody is there to type.
-func (a *Agent) Type(text string) error {
+func (a *Agent) Type(text string) error { return a.typeLine(text, true) }
+
+// typeLine is Type, for superclaude's own words (ours) or the person's.
+func (a *Agent) typeLine(text string, ours bool) error {
 	if a.pty == nil {
 		return errors.New("the agent has no terminal to type into")
 	}
-	if _, err := a.pty.Write([]byte(text)); err != nil {
+	if err := a.write(a.pty, []byte(text), ours); err != nil {
 		return err
 	}
 	time.Sleep(typePause)
-	_, err := a.pty.Write([]byte("\r"))
+	return a.write(a.pty, []byte("\r"), ours)
+}
+
+// write writes p to the agent's terminal through w (its pty, or the
+// relay's handle of it) and logs it for Typed.
+func (a *Agent) write(w io.Writer, p []byte, ours bool) error {
+	_, err := w.Write(p)
+	if err == nil {
+		a.typed.add(p, time.Now(), ours)
+	}
 	return err
 }

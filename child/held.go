@@ -37,7 +37,7 @@ func (t *Terminal) input(p []byte) {
 		return
 	}
 	t.mu.Unlock()
-	a.ptyIO.Write(p)
+	a.write(a.ptyIO, p, false)
 }
 
 // Hold holds p, read from the terminal by someone else before any agent
@@ -74,6 +74,34 @@ func (t *Terminal) Held() Typeahead {
 	raw, lost := append([]byte(nil), t.held...), t.heldLost
 	t.mu.Unlock()
 	return readHeld(raw, lost)
+}
+
+// GiveBack puts g in front of what is held for the next agent: what the
+// agent that ended was given and never took (Agent.Typed), to go to the
+// next one before what was typed since — the lines submitted, the tail
+// left in its input box. A tail that holds a newline is held as a
+// bracketed paste, so that it stays one line.
+func (t *Terminal) GiveBack(g GivesBack) {
+	if t == nil || g.Empty() {
+		return
+	}
+	raw := g.raw()
+	t.mu.Lock()
+	t.held = append(raw, t.held...)
+	t.back += len(raw)
+	t.mu.Unlock()
+}
+
+// HeldApart is Held in two parts: what was given back (GiveBack) and what
+// was typed while no agent could take it.
+func (t *Terminal) HeldApart() (back, typed Typeahead) {
+	if t == nil {
+		return Typeahead{}, Typeahead{}
+	}
+	t.mu.Lock()
+	raw, n, lost := append([]byte(nil), t.held...), t.back, t.heldLost
+	t.mu.Unlock()
+	return ReadTypeahead(raw[:n]), readHeld(raw[n:], lost)
 }
 
 // readHeld reads what was held, lost bytes past maxHeld included.
@@ -156,21 +184,22 @@ func (a *Agent) GiveTypeahead() (Typeahead, error) {
 		t.mu.Unlock()
 		return Typeahead{}, errNotCurrent
 	}
-	raw, lost := t.held, t.heldLost
-	t.held, t.heldLost, t.passing = nil, 0, false
+	raw, lost, back := t.held, t.heldLost, t.back
+	t.held, t.heldLost, t.passing, t.back = nil, 0, false, 0
 	t.mu.Unlock()
 	ta := readHeld(raw, lost)
 	var err error
 	if len(ta.Submitted) > 0 {
-		err = a.Type(strings.Join(ta.Submitted, "\r"))
+		err = a.typeLine(strings.Join(ta.Submitted, "\r"), false)
 	}
 	if err == nil && ta.Tail != "" {
-		_, err = a.pty.Write([]byte(ta.Tail))
+		err = a.write(a.pty, []byte(ta.Tail), false)
 	}
 	if err != nil {
 		t.mu.Lock()
 		t.held = append(raw, t.held...)
 		t.heldLost += lost
+		t.back += back
 		t.mu.Unlock()
 		return ta, err
 	}

@@ -37,6 +37,9 @@ type Terminal struct {
 	held     []byte
 	heldLost int
 	passing  bool
+	// back is how many bytes at held's front were given back (GiveBack),
+	// not typed while no agent ran; under mu.
+	back int
 	// inMu orders what reaches an agent: the pump's keys and the held
 	// ones it is given.
 	inMu sync.Mutex
