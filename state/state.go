@@ -248,6 +248,11 @@ type Prompt struct {
 	// itself: a prompt in a file a repository shipped, or one written
 	// with `+session update`, is nobody's words (superclaude's addition).
 	By string `json:"by,omitempty"`
+	// Typed marks a prompt no hook noted: its Enter reached the agent
+	// after the agent's last prompt, and the agent ended before it took
+	// it; the supervisor read it back from the keys it had relayed
+	// (child.Agent.Typed). At is when its Enter reached the agent.
+	Typed bool `json:"typed,omitempty"`
 }
 
 // Exists reports whether the state was read from a file, as opposed to

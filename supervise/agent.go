@@ -213,7 +213,14 @@ func (a *agentService) Serve(ctx context.Context) error {
 			// session's events are written now, not at the window's end.
 			s.releaseHeld()
 		}
-		p, lost, lostWhy := carry(p, st, s.cfg.Profile, s.notCarried)
+		rb := readBackTyped(ag.Typed(), st, s.cfg.Profile, exit.Ended)
+		for i := range rb.Prompts {
+			// Relayed by this supervisor: the person's own words, to
+			// carry again should a restart come before they are answered.
+			rb.Prompts[i].By = s.self.String()
+		}
+		toCarry, retype := splitTyped(p, s.cfg.Profile, rb)
+		p, lost, lostWhy := carry(p, st, s.cfg.Profile, s.notCarried, toCarry...)
 		s.log.Info("agent exited", "exit", exit.String(), "runtime", exit.Runtime().Round(time.Millisecond),
 			"killed-by-us", e.KilledByUs, "swept", swept.Found, "session", name, "decision", p.String())
 		s.eventIn(sess, "agent-exit", p.Reason, map[string]any{
@@ -227,6 +234,7 @@ func (a *agentService) Serve(ctx context.Context) error {
 			"profile": s.cfg.Profile.Name, "command": s.cfg.Command,
 		})
 		lostMsg := s.noteCarry(sess, p, lost, lostWhy)
+		s.giveBack(sess, p, rb, retype)
 		if sess != nil && (p.Action != Stop || p.Cause != "") {
 			a.recordDecision(sess, p, p.Action == Stop || p.Action == Backoff)
 		}

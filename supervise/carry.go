@@ -2,9 +2,11 @@ package supervise
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/superclaude/superclaude/internal/claude"
 	"github.com/superclaude/superclaude/state"
 )
 
@@ -17,22 +19,23 @@ import (
 // else it asked is not lost and the restart it asked for is not made
 // again. ours reports a prompt superclaude typed
 // itself (the continue after a limit), which is not the person's and is
-// left out.
+// left out. typed are the lines the agent never took, read back from
+// what was relayed to it (readBack): carried after the pending ones.
 //
 // It returns the plan and the prompts it could not carry, with why: the
 // plan starts no agent (a halt, a stop), or the profile cannot give an
 // agent a first prompt. The person's own exit carries nothing and loses
 // nothing worth a word: they chose to leave.
-func carry(p Plan, st *state.State, prof Profile, ours func(state.Prompt) bool) (Plan, []state.Prompt, string) {
-	if st == nil || len(st.PendingPrompts) == 0 {
-		return p, nil, ""
-	}
+func carry(p Plan, st *state.State, prof Profile, ours func(state.Prompt) bool, typed ...state.Prompt) (Plan, []state.Prompt, string) {
 	var pending []state.Prompt
-	for _, pr := range st.PendingPrompts {
-		if ours == nil || !ours(pr) {
-			pending = append(pending, pr)
+	if st != nil {
+		for _, pr := range st.PendingPrompts {
+			if ours == nil || !ours(pr) {
+				pending = append(pending, pr)
+			}
 		}
 	}
+	pending = append(pending, typed...)
 	if len(pending) == 0 {
 		return p, nil, ""
 	}
@@ -70,9 +73,12 @@ func told(ps []state.Prompt) string {
 	q := make([]string, len(ps))
 	for i, p := range ps {
 		q[i] = state.Quote(p.Text, 200)
-		if p.TurnAskedRestart {
+		switch {
+		case p.TurnAskedRestart:
 			q[i] += " (its turn asked for this restart: handed on as begun, the restart done)"
-		} else {
+		case p.Typed:
+			q[i] += " (typed, and not yet taken by the agent when it ended)"
+		default:
 			q[i] += " (not answered yet)"
 		}
 	}
@@ -115,6 +121,21 @@ func (s *Supervisor) noteCarry(sess *state.Session, p Plan, lost []state.Prompt,
 	s.eventIn(sess, "prompt-lost", msg, map[string]any{"prompts": len(lost)})
 	s.log.Warn("a prompt could not be carried over", "why", why, "prompts", len(lost))
 	return msg
+}
+
+// keepPending adds to st's pending prompts those of carried that no hook
+// noted (state.Prompt.Typed) and that are not there yet, so that the
+// turn which answers the next agent's first prompt answers them too
+// (claude.AnswerPrompt), and a restart before it carries them again.
+func keepPending(st *state.State, carried []state.Prompt) {
+	for _, c := range carried {
+		if c.Typed && !slices.ContainsFunc(st.PendingPrompts, func(p state.Prompt) bool { return p.Typed && p.Text == c.Text && p.At.Equal(c.At) }) {
+			st.PendingPrompts = append(st.PendingPrompts, c)
+		}
+	}
+	if n := len(st.PendingPrompts); n > claude.MaxPendingPrompts {
+		st.PendingPrompts = append([]state.Prompt(nil), st.PendingPrompts[n-claude.MaxPendingPrompts:]...)
+	}
 }
 
 // say writes a line for the person on the terminal between two agents,

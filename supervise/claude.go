@@ -36,8 +36,9 @@ func claudeProfile() Profile {
 		Watch: func(a Running) WatchSet {
 			return WatchSet{Files: []string{claude.AgentStatusFile(claude.ConfigDirOf(a.Env), a.Process.PID)}}
 		},
-		Activates: true,
-		Output:    claude.RewriteResumeHint,
+		Activates:     true,
+		TakesAsPrompt: claude.TakesAsPrompt,
+		Output:        claude.RewriteResumeHint,
 	}
 }
 

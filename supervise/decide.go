@@ -485,6 +485,7 @@ func applyPlan(st *state.State, p Plan, owner proc.Identity, restart bool, now t
 	}
 	st.KillRequested = false
 	st.RestartPrompt = ""
+	keepPending(st, p.Carried)
 	switch {
 	case p.Action == Resume:
 		st.Lifecycle = state.Resuming

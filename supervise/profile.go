@@ -103,6 +103,16 @@ type Profile struct {
 	// restart of such an agent then resumes its conversation where it can,
 	// and is never told to read a file nobody wrote.
 	Dehydrate func(transcript, session, skill, phase, why string) ([]byte, error)
+	// TakesAsPrompt, when set, says that the agent's prompt hook notes
+	// each prompt it takes (state.LastPromptAt, PendingPrompts), and
+	// reports whether a line typed with Enter into the agent is one it
+	// takes as a prompt, not a command it runs itself. The supervisor
+	// then reads back what it relayed to an agent that ended
+	// (readBack): a line whose Enter came after the last prompt noted,
+	// which the agent never took, is carried to the next agent like an
+	// unanswered prompt, and the line left unfinished in its input box
+	// waits in the next one's. Nil: nothing is read back.
+	TakesAsPrompt func(line string) bool
 	// Output, when set, rewrites the agent's output on its way to the
 	// terminal (see child.Spec.Rewrite): an exit hint that names
 	// `claude --resume <id>` or `codex resume <id>` would run the agent

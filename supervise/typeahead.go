@@ -28,16 +28,28 @@ var typeaheadWait = 30 * time.Second
 // tellHeld tells the person, on the terminal between two agents, what
 // they typed while none ran: what the next agent will be given, and what
 // it will not, quoted. claude clears the screen as it starts, so what is
-// not given is said on its status line too (setNotice).
+// not given is said on its status line too (setNotice). What the agent
+// that ended was given and never took, given back (readBack), is said
+// first: the line being typed, which waits in the next one's input box,
+// and lines to be typed into it again.
 func (s *Supervisor) tellHeld() {
-	ta := s.cfg.Terminal.Held()
+	back, ta := s.cfg.Terminal.HeldApart()
+	name := s.cfg.Profile.Name
 	// Before any agent ran, what is held was typed at the resume question
 	// (internal/launch): there was no agent for its keys to act on.
-	when, goes, why := "while "+s.cfg.Profile.Name+" restarted", "the new one", "as they acted on the screen of the one that ended"
+	when, goes, why := "while "+name+" restarted", "the new one", "as they acted on the screen of the one that ended"
 	if s.starts() == 0 {
-		when, goes, why = "at the question", s.cfg.Profile.Name, "as they are no text"
+		when, goes, why = "at the question", name, "as they are no text"
 	}
 	var lines []string
+	if len(back.Submitted) > 0 {
+		lines = append(lines, fmt.Sprintf("superclaude: what you typed that %s had not taken yet goes to the new one once it is ready: %s",
+			name, state.Quote(strings.Join(back.Submitted, "⏎")+"⏎", 200)))
+	}
+	if back.Tail != "" {
+		lines = append(lines, fmt.Sprintf("superclaude: the line you were typing when %s restarted waits in the new one's input box: %s",
+			name, state.Quote(back.Tail, 200)))
+	}
 	if !ta.Empty() {
 		lines = append(lines, fmt.Sprintf("superclaude: what you typed %s goes to %s once it is ready: %s",
 			when, goes, state.Quote(ta.String(), 200)))

@@ -121,6 +121,30 @@ func AnswerPrompt(st *state.State, in HookInput) bool {
 	return true
 }
 
+// TakesAsPrompt reports whether claude, given line and Enter at its
+// prompt, takes it as a prompt — runs UserPromptSubmit for it, notes it
+// pending (RecordPrompt) — as 2.1.330 was measured to
+// (e2e/lab_typing_test.go): a command ("/model", "/help", "/cost": a slash
+// and a name) and a line of its bash mode ("!ls") run no hook; a line
+// that begins "#" is a prompt like any other. A command a plugin or the
+// user defines that expands to a prompt does run it, but what was typed
+// is still a command, not words to carry.
+func TakesAsPrompt(line string) bool {
+	t := strings.TrimLeft(line, " ")
+	if strings.HasPrefix(t, "!") {
+		return false
+	}
+	name, ok := strings.CutPrefix(t, "/")
+	if !ok {
+		return true
+	}
+	name, _, _ = strings.Cut(name, " ")
+	name, _, _ = strings.Cut(name, "\n")
+	return name == "" || strings.IndexFunc(name, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == ':' || r == '-' || r == '_')
+	}) >= 0
+}
+
 // clipTo cuts s to at most n bytes, at a character boundary.
 func clipTo(s string, n int) string {
 	if len(s) <= n {

@@ -150,3 +150,26 @@ func TestHookNotesAndAnswersPrompts(t *testing.T) {
 		t.Fatalf("pending after stop: %q", got)
 	}
 }
+
+// A line claude runs no prompt hook for — a command, a line of its bash
+// mode — is not a prompt to carry over a restart (e2e/lab_typing_test.go);
+// anything else, "#" lines and paths included, is.
+func TestTakesAsPrompt(t *testing.T) {
+	for line, want := range map[string]bool{
+		"fix the tests":              true,
+		"#remember this":             true,
+		"/model":                     false,
+		"/model opus":                false,
+		"  /help":                    false,
+		"/superclaude:session start": false,
+		"/compact keep the plan":     false,
+		"!make test":                 false,
+		"/etc/hosts is wrong":        true,
+		"/ what is this":             true,
+		"/":                          true,
+	} {
+		if got := TakesAsPrompt(line); got != want {
+			t.Errorf("TakesAsPrompt(%q) = %v, want %v", line, got, want)
+		}
+	}
+}
