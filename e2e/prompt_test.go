@@ -188,3 +188,78 @@ func startsWithPrompt(args []string, prompt string) bool {
 	}
 	return false
 }
+
+// Issue 18: the line a person was still typing when a restart came sat in
+// the old claude's input box and was lost with it, in silence. It waits in
+// the fresh claude's input box, unsent — not in its first request — and
+// the person's Enter sends it.
+func TestTypedTextUnfinishedAtARestartWaitsInTheFreshClaudesInputBox(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	tm := w.tmux()
+	pane := tm.pane("tail", "main", "T")
+	tm.send(pane, "superclaude")
+	sup := tm.supervisor(pane)
+	w.mine(sup.PID, "the supervisor's own session to bind", func(st *state.State) bool { return st.SessionID != "" })
+	activate(t, w, tm, pane, "sessions/X", "implement")
+	conv := w.session("X", "the conversation id", func(st *state.State) bool { return st.SessionID != "" }).SessionID
+	w.session("X", "owned", func(st *state.State) bool { return st.PID == sup.PID })
+	w.api.Push(
+		fakeapi.Reply{Content: fakeapi.Bash("superclaude +session activate X implement", "take over").Content, Match: isContinuation},
+		fakeapi.Reply{Content: fakeapi.Text("continued").Content, Match: isContinuation},
+	)
+
+	const unfinished = "T: the half-typed next instruction"
+	tm.waitScreen(pane, "❯")
+	tm.must("send-keys", "-t", pane, "-l", unfinished)
+	deadline := time.Now().Add(wait)
+	for !inputShows(tm.capture(pane), unfinished) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the input box never showed the line; screen:\n%s", tm.capture(pane))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	mark := w.api.Mark()
+	sock := filepath.Join(w.tmp, "superclaude", strconv.Itoa(sup.PID)+".sock")
+	if ans, err := control.NewClient(sock, sup).Restart(context.Background(),
+		control.Restart{Session: filepath.Join(w.sessions, "X"), Reason: "the test's restart", Now: true}); err != nil {
+		t.Fatalf("restart: %v %+v", err, ans)
+	}
+
+	first := freshFirstTurn(t, w, tm, pane, mark, conv)
+	if strings.Contains(strings.Join(first.UserTexts(), "\n"), unfinished) {
+		t.Fatal("the unfinished line was sent in the fresh claude's first request; it was never submitted")
+	}
+	w.session("X", "the fresh claude to take over", func(st *state.State) bool { return st.SessionID != "" && st.SessionID != conv })
+	deadline = time.Now().Add(wait)
+	for !inputShows(tm.capture(pane), unfinished) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the fresh claude's input box does not show the unfinished line; screen:\n%s", tm.capture(pane))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	for _, r := range w.api.Requests()[mark:] {
+		if strings.Contains(r.LastUserText(), unfinished) {
+			t.Fatal("the unfinished line was sent before the person's Enter")
+		}
+	}
+	time.Sleep(150 * time.Millisecond)
+	mark = w.api.Mark()
+	tm.must("send-keys", "-t", pane, "Enter")
+	sent, ok := w.api.WaitAfter(mark, wait, func(r *fakeapi.Request) bool { return strings.Contains(r.LastUserText(), unfinished) })
+	if !ok {
+		t.Fatalf("Enter did not send the unfinished line; screen:\n%s", tm.capture(pane))
+	}
+	if sent.SessionID == conv {
+		t.Fatal("the line was sent in the old conversation")
+	}
+	found := false
+	for _, ev := range w.events("typed-given-back") {
+		found = found || strings.Contains(ev.Reason, unfinished)
+	}
+	if !found {
+		t.Fatal("+why does not say where the unfinished line went")
+	}
+	tm.typeLine(pane, "/exit")
+	w.until("superclaude to exit", func() bool { return !proc.Alive(sup) })
+}

@@ -213,11 +213,19 @@ func (a *agentService) Serve(ctx context.Context) error {
 			// session's events are written now, not at the window's end.
 			s.releaseHeld()
 		}
-		rb := readBackTyped(ag.Typed(), st, s.cfg.Profile, exit.Ended)
+		rb := readBackTyped(ag.Typed(), st, s.cfg.Profile, exit.Ended, s.cfg.Grace+untakenMargin)
 		for i := range rb.Prompts {
 			// Relayed by this supervisor: the person's own words, to
 			// carry again should a restart come before they are answered.
 			rb.Prompts[i].By = s.self.String()
+		}
+		if len(rb.Prompts)+len(rb.Commands)+rb.Unknown > 0 || rb.Tail != "" {
+			ages := make([]string, len(rb.Prompts))
+			for i, pr := range rb.Prompts {
+				ages[i] = exit.Ended.Sub(pr.At).Round(time.Millisecond).String()
+			}
+			s.log.Info("read back what the agent never took", "prompts", len(rb.Prompts), "enter-before-exit", ages,
+				"commands", len(rb.Commands), "tail", rb.Tail != "", "unknown", rb.Unknown)
 		}
 		toCarry, retype := splitTyped(p, s.cfg.Profile, rb)
 		p, lost, lostWhy := carry(p, st, s.cfg.Profile, s.notCarried, toCarry...)

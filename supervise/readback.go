@@ -20,7 +20,7 @@ import (
 //
 //   - a line whose Enter reached the agent after the last prompt the
 //     agent noted (st.LastPromptAt: noted after the Enter it answers),
-//     shortly before it ended (untakenWindow), is one it never took: it
+//     shortly before it ended (untakenMargin), is one it never took: it
 //     is carried like an unanswered prompt, marked as typed (carry), or,
 //     for a profile that cannot carry, typed into the next agent;
 //   - a command line among them (a slash command, a bash-mode line, for
@@ -32,14 +32,16 @@ import (
 // A line the keys' editing cannot be followed through (↑, Tab) is not
 // read back as words, and is named in +why.
 
-// untakenWindow is how long before an agent's end a line's Enter may
-// have reached it and the agent not have taken it yet. Claude Code runs
+// untakenMargin is how long before an agent's end — past the grace a
+// killed agent has to exit, which the window adds — a line's Enter may
+// have reached it and the agent not have noted it yet. Claude Code runs
 // its prompt hook 20–140 ms after the Enter, at a prompt or with a turn
-// under way, and superclaude's hook notes it some milliseconds later;
-// a claude killed takes up to 3 s to exit (its SessionEnd hook is cut off
-// then). A line older than that with no prompt noted went to something
-// else — a dialog's answer — and is not the person's prompt.
-var untakenWindow = 5 * time.Second
+// under way, and superclaude's hook has noted it 18–48 ms after the Enter
+// (measured on a loaded 2-core machine; docs/design.md, what we rely on);
+// a claude told to end exits in 60 ms to 0.6 s, its SessionEnd hook cut
+// off at 2–3 s. A line older than that with no prompt noted went to
+// something else — a dialog's answer — and is not a prompt to carry.
+var untakenMargin = 3 * time.Second
 
 // readBack is what the supervisor reads back from an agent that ended.
 type readBack struct {
@@ -55,8 +57,9 @@ type readBack struct {
 }
 
 // readBackTyped reads typed, what was relayed to an agent of prof that
-// ended at ended, against st, the session's state then (see above).
-func readBackTyped(typed child.Typed, st *state.State, prof Profile, ended time.Time) readBack {
+// ended at ended, against st, the session's state then (see above); a
+// line older than window at the end is not one it was about to take.
+func readBackTyped(typed child.Typed, st *state.State, prof Profile, ended time.Time, window time.Duration) readBack {
 	var rb readBack
 	if prof.TakesAsPrompt == nil {
 		return rb
@@ -68,7 +71,7 @@ func readBackTyped(typed child.Typed, st *state.State, prof Profile, ended time.
 	}
 	for _, l := range typed.Lines {
 		switch {
-		case l.Ours || !l.At.After(last) || ended.Sub(l.At) > untakenWindow:
+		case l.Ours || !l.At.After(last) || ended.Sub(l.At) > window:
 			// superclaude's own typing; seen by the agent (a prompt was
 			// noted after it); or long enough before the end that the
 			// agent would have noted it, were it a prompt.

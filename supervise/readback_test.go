@@ -44,7 +44,7 @@ func TestReadBackCarriesOnlyWhatTheAgentNeverTook(t *testing.T) {
 		{"before it: seen", child.Typed{Lines: []child.TypedLine{line("answered already", 4*time.Second)}}, noted, Claude, nil, nil, "", 0},
 		{"no prompt ever noted: carried", child.Typed{Lines: []child.TypedLine{line("the first words", time.Second)}}, session(nil), Claude,
 			[]string{"the first words"}, nil, "", 0},
-		{"long before the end with no prompt noted: a dialog's answer", child.Typed{Lines: []child.TypedLine{line("no, use the other file", untakenWindow+time.Second)}},
+		{"long before the end with no prompt noted: a dialog's answer", child.Typed{Lines: []child.TypedLine{line("no, use the other file", 6*time.Second)}},
 			session(nil), Claude, nil, nil, "", 0},
 		{"commands and bash-mode lines are not prompts", child.Typed{Lines: []child.TypedLine{line("/model", time.Second), line("!make test", time.Second), line("#a note", time.Second)}},
 			noted, Claude, []string{"#a note"}, []string{"/model", "!make test"}, "", 0},
@@ -61,7 +61,7 @@ func TestReadBackCarriesOnlyWhatTheAgentNeverTook(t *testing.T) {
 			session(nil), Codex, nil, nil, "", 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			rb := readBackTyped(tc.typed, tc.st, tc.prof, ended)
+			rb := readBackTyped(tc.typed, tc.st, tc.prof, ended, 5*time.Second)
 			var prompts []string
 			for _, p := range rb.Prompts {
 				if !p.Typed {
