@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 )
 
 // What is written to an agent's terminal while it runs — the person's
@@ -19,12 +20,17 @@ import (
 //
 // The log is read as Claude Code 2.1.330's input box takes keys, as
 // measured (e2e/lab_typing_test.go; docs/design.md, what we rely on):
-// every Enter submits the line, however it was written — with its text
-// in one write too; a backslash before Enter, Alt-Enter and Ctrl-J put a
-// newline in the line instead; Ctrl-C empties the box, and so does Esc
+// an Enter submits the line — in a write of its own, or with text in a
+// write of fewer than 64 characters (typing) — but in a write of 64 or
+// more (a paste) it is a newline; a backslash before Enter, Alt-Enter
+// and Ctrl-J put a newline in the line too; Ctrl-C empties the box, and so does Esc
 // pressed twice (once leaves it). Keys whose effect on the box is not
 // followed — ↑ and ↓ (the history), Tab (completion), a click — make the
 // line they edit unknown: it is not read back as text.
+
+// pasteChars is the length from which Claude Code takes one write for a
+// paste, not typing: the Enters in it are newlines.
+const pasteChars = 64
 
 // maxTyped bounds the log: a person types a few lines a minute, and only
 // the last ones matter, those typed a moment before the agent ended.
@@ -160,8 +166,9 @@ func readTyped(chunks []typedChunk, cut bool) Typed {
 		switch k.kind {
 		case keyEnter:
 			switch {
-			case alt:
-				// Alt-Enter: ESC and Enter, a newline.
+			case alt || utf8.RuneCount(chunks[first].b) >= pasteChars:
+				// Alt-Enter (ESC and Enter), or Enter in a paste: a
+				// newline.
 				insert('\n')
 			case cursor > 0 && box[cursor-1] == '\\':
 				// A backslash before Enter: a newline in its place.

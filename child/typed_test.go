@@ -54,6 +54,9 @@ func TestTypedReadsEachEnterWithItsTime(t *testing.T) {
 		{"typed key by key", []chunk{{1, "fix the", false}, {2, " tests", false}, {3, "\r", false}, {4, "next", false}, {5, "\r", false}, {6, "still typing", false}},
 			"fix the tests@3|next@5", "still typing"},
 		{"text and Enter in one write are submitted", []chunk{{1, "hello there\r", false}, {2, "two\rlines\r", false}}, "hello there@1|two@2|lines@2", ""},
+		{"in a write of 64 characters or more, Enter is a newline: a paste", []chunk{{1, strings.Repeat("x", 62) + "\r", false},
+			{2, strings.Repeat("é", 30) + "\r" + strings.Repeat("y", 32) + "\r", false}, {3, "\r", false}},
+			strings.Repeat("x", 62) + "@1|" + strings.Repeat("é", 30) + "\n" + strings.Repeat("y", 32) + "\n@3", ""},
 		{"a bracketed paste keeps its newlines, split across writes", []chunk{{1, "see \x1b[200~one\r", false}, {2, "two\x1b[201~", false}, {3, "\r", false}},
 			"see one\ntwo@3", ""},
 		{"a pasted tail stays one line", []chunk{{1, "\x1b[200~one\rtwo\x1b[201~", false}}, "", "one\ntwo"},
@@ -113,7 +116,9 @@ func TestTypedLogIsBounded(t *testing.T) {
 	}
 
 	var p typedLog
-	p.add([]byte("\x1b[200~"+strings.Repeat("pasted\r", maxTyped/7)+"\x1b[201~ and more\r"), at(1), false)
+	p.add([]byte("\x1b[200~"+strings.Repeat("pasted\r", maxTyped/7)), at(1), false)
+	p.add([]byte("\x1b[201~ and more"), at(1), false)
+	p.add([]byte("\r"), at(1), false)
 	p.add([]byte("after\r"), at(2), false)
 	got = readTyped(p.snapshot())
 	if len(got.Lines) != 2 || got.Lines[0].Known || got.Lines[0].Text != " and more" || got.Lines[1].String() != "after@2" {

@@ -171,16 +171,34 @@ func TestLabTypingWhatReachesUserPromptSubmit(t *testing.T) {
 		}
 		if len(got) > 0 {
 			idleAgain(at)
+		} else {
+			// Ctrl-C empties the box (measured above); past the time in
+			// which a second one would end claude.
+			l.tm.must("send-keys", "-t", l.pane, "C-c")
+			time.Sleep(2 * time.Second)
 		}
-		l.tm.must("send-keys", "-t", l.pane, "C-u")
-		time.Sleep(300 * time.Millisecond)
 		return got
 	}
-	long, short := oneWrite("a line and its enter in one write\r"), oneWrite("hi\r")
-	two := oneWrite("first of two lines\rsecond of two lines\r")
-	t.Logf("one write, text and Enter, submits: a long line %q, two characters %q, two lines %q", long, short, two)
-	if !slices.Equal(long, []string{"a line and its enter in one write"}) || !slices.Equal(short, []string{"hi"}) {
-		t.Errorf("a line and its Enter in one write: submitted %q and %q", long, short)
+	// A write of fewer than 64 characters is typing: each Enter in it
+	// submits. One of 64 or more is a paste: its Enters are newlines.
+	x62, x63 := strings.Repeat("x", 62), strings.Repeat("x", 63)
+	for _, tc := range []struct {
+		write string
+		want  []string
+	}{
+		{"hi\r", []string{"hi"}},
+		{"a line and its enter in one write\r", []string{"a line and its enter in one write"}},
+		{"first of two lines\rsecond of two lines\r", []string{"first of two lines", "second of two lines"}},
+		{x62 + "\r", []string{x62}},
+		{strings.Repeat("é", 40) + "\r", []string{strings.Repeat("é", 40)}}, // characters, not bytes
+		{x63 + "\r", nil},
+		{strings.Repeat("a", 30) + "\r" + strings.Repeat("b", 40) + "\r", nil},
+	} {
+		got := oneWrite(tc.write)
+		t.Logf("one write of %d characters: submitted %q", len([]rune(tc.write)), got)
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("one write of %q submitted %q, want %q", tc.write, got, tc.want)
+		}
 	}
 
 	// A newline in the input box: a backslash before Enter, Alt-Enter
