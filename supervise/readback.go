@@ -69,9 +69,24 @@ func readBackTyped(typed child.Typed, st *state.State, prof Profile, ended time.
 	if st != nil {
 		last, pending = st.LastPromptAt, st.PendingPrompts
 	}
-	for _, l := range typed.Lines {
+	// The last line the hook noted, when it is pending: the lines after
+	// it were not, though their Enter came before the hook's note (two
+	// Enters within the hook's 20–50 ms, the agent ended between them).
+	notedLine := -1
+	for _, p := range pending {
+		if !p.At.Equal(last) {
+			continue
+		}
+		for i, l := range typed.Lines {
+			if l.Text == p.Text && !l.At.After(last) {
+				notedLine = i
+			}
+		}
+	}
+	for i, l := range typed.Lines {
+		seen := !l.At.After(last) && (notedLine < 0 || i <= notedLine)
 		switch {
-		case l.Ours || !l.At.After(last) || ended.Sub(l.At) > window:
+		case l.Ours || seen || ended.Sub(l.At) > window:
 			// superclaude's own typing; seen by the agent (a prompt was
 			// noted after it); or long enough before the end that the
 			// agent would have noted it, were it a prompt.

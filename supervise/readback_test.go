@@ -54,6 +54,12 @@ func TestReadBackCarriesOnlyWhatTheAgentNeverTook(t *testing.T) {
 			session(func(st *state.State) {
 				st.PendingPrompts = []state.Prompt{{ID: "p", At: ended.Add(-500 * time.Millisecond), Text: "raced"}}
 			}), Claude, nil, nil, "", 0},
+		{"two Enters within the hook's time: the one after the line it noted was not", child.Typed{Lines: []child.TypedLine{
+			line("noted", 120*time.Millisecond), line("right behind it", 100*time.Millisecond)}},
+			session(func(st *state.State) {
+				st.LastPromptAt = ended.Add(-80 * time.Millisecond)
+				st.PendingPrompts = []state.Prompt{{ID: "p", At: st.LastPromptAt, Text: "noted"}}
+			}), Claude, []string{"right behind it"}, nil, "", 0},
 		{"the unfinished line is given back", child.Typed{Tail: "half a\nline", TailKnown: true}, noted, Claude, nil, nil, "half a\nline", 0},
 		{"words not followed are counted", child.Typed{Lines: []child.TypedLine{{Text: "?", At: ended.Add(-time.Second)}}, Tail: "x", TailKnown: false},
 			noted, Claude, nil, nil, "", 2},
