@@ -173,7 +173,7 @@ func TestALineTypedAsTheAgentIsKilledReachesTheNextOne(t *testing.T) {
 	}()
 	waitUntil(t, "the next agent to be given the unfinished line", func() bool {
 		a := s.currentAgent()
-		return a != first && a.Typed().Tail == "and half a line"
+		return a != nil && a != first && a.Typed().Tail == "and half a line"
 	})
 	out := strings.ReplaceAll(screen.String(), "\r\n", "\n")
 	_, prompt, _ := strings.Cut(out, "FIRST PROMPT: ")
