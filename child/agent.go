@@ -32,6 +32,11 @@ type Spec struct {
 	// exit hint `claude --resume <id>`, which would start claude without
 	// its supervisor, into `superclaude --resume <id>`.
 	Rewrite RewriteFunc
+	// HoldKeys holds what is typed from its start until it is given it
+	// (Agent.GiveTypeahead, once its supervisor sees it ready): a program
+	// not ready for keys yet loses them — a restarted claude drops what
+	// is typed before it draws its prompt (held.go).
+	HoldKeys bool
 }
 
 // DrainTimeout bounds how long Wait keeps copying output after the process
@@ -188,7 +193,7 @@ func (a *Agent) startOnPTY(path string, spec Spec, t *Terminal) error {
 	a.ptyIO = relayFile(master)
 	a.modes = newModeTracker()
 	guard.Go(a.copyOutput)
-	t.attach(a)
+	t.attach(a, spec.HoldKeys)
 	return nil
 }
 

@@ -88,6 +88,33 @@ func helper(mode string) {
 				os.Exit(0)
 			}
 		}
+	case mode == "lateready":
+		// A full-screen program slow to be ready, as claude started
+		// again is: raw at once, it drops what it reads for the first
+		// 700 ms, and says so, then reports every read.
+		old, _ := term.MakeRaw(0)
+		fmt.Print("RAW\r\n")
+		ready := time.Now().Add(700 * time.Millisecond)
+		go func() {
+			time.Sleep(time.Until(ready))
+			fmt.Print("READY\r\n")
+		}()
+		b := make([]byte, 1024)
+		for {
+			n, err := os.Stdin.Read(b)
+			if err != nil {
+				os.Exit(1)
+			}
+			if time.Now().Before(ready) {
+				fmt.Printf("dropped:%q\r\n", b[:n])
+				continue
+			}
+			fmt.Printf("got:%q\r\n", b[:n])
+			if bytes.Contains(b[:n], []byte("quit")) {
+				term.Restore(0, old)
+				os.Exit(0)
+			}
+		}
 	case mode == "echo":
 		// Reports whether it has a controlling terminal, then echoes lines
 		// and reports window size changes.

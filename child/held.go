@@ -16,7 +16,10 @@ import (
 // typed from a detach on; once the next agent is attached, what is typed
 // is held behind it, in order, until the agent takes it
 // (Agent.GiveTypeahead, when its supervisor sees it ready) or lets new
-// keys through to a dialog of its own (Agent.PassKeys). What is held is
+// keys through to a dialog of its own (Agent.PassKeys). An agent started
+// with Spec.HoldKeys has what is typed held so from its start, though
+// nothing was held before: keys typed as a restarted claude starts, before
+// it is ready for them, reached it and were lost. What is held is
 // read as a Typeahead: the text is given, the keys that acted on the gone
 // agent's screen are not, and say so.
 
@@ -31,7 +34,7 @@ func (t *Terminal) input(p []byte) {
 	defer t.inMu.Unlock()
 	t.mu.Lock()
 	a := t.agent
-	if a == nil || (len(t.held) > 0 && !t.passing) {
+	if a == nil || ((len(t.held) > 0 || t.unready) && !t.passing) {
 		t.holdLocked(p)
 		t.mu.Unlock()
 		return
@@ -114,7 +117,7 @@ func readHeld(raw []byte, lost int) Typeahead {
 }
 
 // HasTypeahead reports whether keys typed before a could take them wait
-// for it.
+// for it, or it holds what is typed until it is given it (Spec.HoldKeys).
 func (a *Agent) HasTypeahead() bool {
 	t := a.term
 	if t == nil {
@@ -122,7 +125,7 @@ func (a *Agent) HasTypeahead() bool {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.agent == a && (len(t.held) > 0 || t.heldLost > 0)
+	return t.agent == a && (len(t.held) > 0 || t.heldLost > 0 || t.unready)
 }
 
 // ReadsKeys reports whether the agent has put its terminal in raw mode —
@@ -185,7 +188,7 @@ func (a *Agent) GiveTypeahead() (Typeahead, error) {
 		return Typeahead{}, errNotCurrent
 	}
 	raw, lost, back := t.held, t.heldLost, t.back
-	t.held, t.heldLost, t.passing, t.back = nil, 0, false, 0
+	t.held, t.heldLost, t.passing, t.back, t.unready = nil, 0, false, 0, false
 	t.mu.Unlock()
 	ta := readHeld(raw, lost)
 	var err error

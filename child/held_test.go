@@ -90,6 +90,49 @@ func TestKeysTypedBetweenAgentsReachTheNextOne(t *testing.T) {
 	}
 }
 
+// Keys typed as a restarted agent started, after it had the terminal but
+// before it was ready for them, went straight to it, and claude dropped
+// them: text typed during a restart was lost. An agent started with
+// HoldKeys has them held, though nothing was held before it, until it is
+// given them.
+func TestKeysTypedAsARestartedAgentStartsWaitUntilItIsReady(t *testing.T) {
+	tt, master := userTerminal(t)
+	if err := tt.MakeRaw(); err != nil {
+		t.Fatal(err)
+	}
+	r := bufio.NewReader(master)
+	first := startEcho(t, tt, r)
+	master.Write([]byte("quit\r"))
+	first.Wait()
+
+	s := spec("lateready")
+	s.HoldKeys = true
+	second, err := Start(s, tt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	readUntil(t, r, "RAW")
+	master.Write([]byte("typed as it started\r"))
+	eventually(t, "the keys to be held", func() bool { return len(tt.Held().Submitted) == 1 })
+	if !second.HasTypeahead() {
+		t.Fatal("the agent has nothing waiting for it")
+	}
+	readUntil(t, r, "READY")
+	if _, err := second.GiveTypeahead(); err != nil {
+		t.Fatal(err)
+	}
+	if out := readUntil(t, r, `got:"typed as it started`); strings.Contains(out, "dropped:") {
+		t.Fatalf("the agent was given keys before it was ready:\n%s", out)
+	}
+	if second.HasTypeahead() {
+		t.Fatal("still holding once it was given what was held")
+	}
+	master.Write([]byte("quit"))
+	if e := second.Wait(); e.Code != 0 {
+		t.Fatalf("exit %+v", e)
+	}
+}
+
 // While the next agent shows something of its own to answer, the person
 // answers it: keys pass, and what was held still waits.
 func TestPassKeysLetsNewKeysThroughAndKeepsTheHeldOnes(t *testing.T) {

@@ -40,6 +40,9 @@ type Terminal struct {
 	// back is how many bytes at held's front were given back (GiveBack),
 	// not typed while no agent ran; under mu.
 	back int
+	// unready holds what is typed for the current agent, started with
+	// Spec.HoldKeys, until it is given it; under mu.
+	unready bool
 	// inMu orders what reaches an agent: the pump's keys and the held
 	// ones it is given.
 	inMu sync.Mutex
@@ -163,11 +166,11 @@ func (t *Terminal) Size() *pty.Winsize {
 func (t *Terminal) Out() io.Writer { return t.output }
 
 // attach makes a receive what is typed from now on, starting the input
-// pump on first use. When keys typed before it started are held, what is
-// typed next is held behind them, until a takes them (held.go).
-func (t *Terminal) attach(a *Agent) {
+// pump on first use. When keys typed before it started are held, or hold
+// says, what is typed next is held, until a takes it (held.go).
+func (t *Terminal) attach(a *Agent, hold bool) {
 	t.mu.Lock()
-	t.agent, t.passing = a, false
+	t.agent, t.passing, t.unready = a, false, hold
 	t.mu.Unlock()
 	t.pump.Do(func() { guard.Go(t.copyInput) })
 }
@@ -177,7 +180,7 @@ func (t *Terminal) attach(a *Agent) {
 func (t *Terminal) detach(a *Agent) {
 	t.mu.Lock()
 	if t.agent == a {
-		t.agent, t.passing = nil, false
+		t.agent, t.passing, t.unready = nil, false, false
 	}
 	t.mu.Unlock()
 }

@@ -144,6 +144,9 @@ func (s *Supervisor) typeIn(ag *child.Agent) bool {
 		s.log.Warn("giving the agent what was typed before it started", "err", err)
 		return false
 	}
+	if ta.Empty() && len(ta.Dropped) == 0 {
+		return true // a restarted agent, ready, and nobody typed
+	}
 	s.log.Info("gave the agent what was typed before it started", "lines", len(ta.Submitted), "dropped", len(ta.Dropped))
 	what := "the agent was given what the person typed while no agent could take it"
 	if !ta.Empty() {
