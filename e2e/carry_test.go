@@ -1,11 +1,16 @@
 package e2e
 
 import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/superclaude/superclaude/internal/control"
 	"github.com/superclaude/superclaude/proc"
 	"github.com/superclaude/superclaude/state"
 	"github.com/superclaude/superclaude/testkit/fakeapi"
@@ -125,6 +130,70 @@ func TestTextTypedDuringARestartReachesTheFreshClaude(t *testing.T) {
 	w.until("+why to say what the fresh claude was given", func() bool {
 		for _, ev := range w.events("typeahead") {
 			if strings.Contains(ev.Reason, typed) && strings.Contains(ev.Reason, "Esc") {
+				return true
+			}
+		}
+		return false
+	})
+	tm.typeLine(pane, "/exit")
+	w.until("superclaude to exit", func() bool { return !proc.Alive(sup) })
+}
+
+// Text typed as the fresh claude started — after it had the terminal,
+// before it was ready for keys — went straight to it, and claude dropped
+// it: text typed during a restart was lost (a new user's finding). It is
+// held from the fresh claude's start until claude is ready, then typed
+// in, and +why says so.
+func TestTextTypedAsTheFreshClaudeStartsReachesIt(t *testing.T) {
+	t.Parallel()
+	for _, after := range []time.Duration{0, 200 * time.Millisecond} {
+		t.Run(fmt.Sprintf("%dms", after.Milliseconds()), func(t *testing.T) {
+			t.Parallel()
+			typedAsClaudeStarts(t, after)
+		})
+	}
+}
+
+func typedAsClaudeStarts(t *testing.T, after time.Duration) {
+	w := newWorld(t)
+	tm := w.tmux()
+	pane := tm.pane("starting", "main", "S")
+	tm.send(pane, "superclaude")
+	sup := tm.supervisor(pane)
+	w.mine(sup.PID, "the supervisor's own session to bind", func(st *state.State) bool { return st.SessionID != "" })
+	activate(t, w, tm, pane, "sessions/X", "implement")
+	conv := w.session("X", "the conversation id", func(st *state.State) bool { return st.SessionID != "" }).SessionID
+	w.session("X", "owned", func(st *state.State) bool { return st.PID == sup.PID })
+	w.api.Push(
+		fakeapi.Reply{Content: fakeapi.Bash("superclaude +session activate X implement", "take over").Content, Match: isContinuation},
+		fakeapi.Reply{Content: fakeapi.Text("continued").Content, Match: isContinuation},
+	)
+	starts := len(w.agentStarts())
+	sock := filepath.Join(w.tmp, "superclaude", strconv.Itoa(sup.PID)+".sock")
+	if ans, err := control.NewClient(sock, sup).Restart(context.Background(),
+		control.Restart{Session: filepath.Join(w.sessions, "X"), Reason: "the test's restart", Now: true}); err != nil {
+		t.Fatalf("restart: %v %+v", err, ans)
+	}
+	w.until("superclaude to start claude again", func() bool { return len(w.agentStarts()) > starts })
+	time.Sleep(after)
+	typed := fmt.Sprintf("S: typed %d ms after the fresh claude started", after.Milliseconds())
+	mark := w.api.Mark()
+	tm.must("send-keys", "-t", pane, "-l", typed)
+	tm.must("send-keys", "-t", pane, "Enter")
+
+	got, ok := w.api.WaitAfter(mark, wait, func(r *fakeapi.Request) bool { return strings.Contains(r.LastUserText(), typed) })
+	if !ok {
+		t.Fatalf("the line typed as the fresh claude started never reached it; screen:\n%s", tm.capture(pane))
+	}
+	if got.SessionID == conv {
+		t.Fatal("the line was sent in the old conversation")
+	}
+	if n := len(w.agentStarts()); n != starts+1 {
+		t.Fatalf("%d starts since the restart; want the one", n-starts)
+	}
+	w.until("+why to say what the fresh claude was given", func() bool {
+		for _, ev := range w.events("typeahead") {
+			if strings.Contains(ev.Reason, typed) {
 				return true
 			}
 		}
