@@ -194,4 +194,14 @@ func TestALineTypedAsTheAgentIsKilledReachesTheNextOne(t *testing.T) {
 	if !strings.Contains(carried, `"the next step" (typed, and not yet taken by the agent when it ended)`) {
 		t.Fatalf("+why: %q", carried)
 	}
+
+	// Not answered yet, it is carried again over the next restart: it is
+	// the person's, though no hook of this supervisor's agents noted it.
+	second := s.currentAgent()
+	syscall.Kill(second.PID(), syscall.SIGKILL)
+	waitUntil(t, "a third agent", func() bool { a := s.currentAgent(); return a != nil && a != first && a != second })
+	waitUntil(t, "the third agent's first prompt", func() bool { return strings.Count(screen.String(), "FIRST PROMPT: ") == 2 })
+	if n := strings.Count(screen.String(), "<<<~the next step~>>>"); n != 2 {
+		t.Fatalf("the line was carried %d times over two restarts; want 2", n)
+	}
 }
