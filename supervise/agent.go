@@ -113,12 +113,12 @@ func (a *agentService) Serve(ctx context.Context) error {
 		}
 		args := s.cfg.Profile.Args(s.cfg.Args, s.inv, plan, first)
 		// A restarted agent has what is typed held until it is ready
-		// for keys (giveTypeahead): claude, started again, drops what
-		// reaches it before it draws its prompt. Not the first agent:
+		// for keys (giveTypeahead), where its profile says it drops
+		// them before (Profile.HoldKeysAtRestart). Not the first agent:
 		// what it may ask first (whether to trust the folder) is the
 		// person's to answer at once.
 		spec := child.Spec{Path: s.cfg.Command, Args: args, Env: s.agentEnv(), Dir: s.cfg.Dir, Rewrite: s.cfg.Profile.Output,
-			HoldKeys: !first}
+			HoldKeys: !first && s.cfg.Profile.HoldKeysAtRestart}
 		if testHookBeforeStart != nil {
 			testHookBeforeStart(s)
 		}

@@ -36,9 +36,10 @@ func claudeProfile() Profile {
 		Watch: func(a Running) WatchSet {
 			return WatchSet{Files: []string{claude.AgentStatusFile(claude.ConfigDirOf(a.Env), a.Process.PID)}}
 		},
-		Activates:     true,
-		TakesAsPrompt: claude.TakesAsPrompt,
-		Output:        claude.RewriteResumeHint,
+		Activates:         true,
+		TakesAsPrompt:     claude.TakesAsPrompt,
+		HoldKeysAtRestart: true,
+		Output:            claude.RewriteResumeHint,
 	}
 }
 

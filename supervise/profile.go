@@ -113,6 +113,14 @@ type Profile struct {
 	// unanswered prompt, and the line left unfinished in its input box
 	// waits in the next one's. Nil: nothing is read back.
 	TakesAsPrompt func(line string) bool
+	// HoldKeysAtRestart says that an agent started again drops the keys
+	// typed before it is ready for them, and that its Status tells when
+	// it is, from the process itself (claude's sessions/<pid>.json): what
+	// is typed from a restarted agent's start is held until then
+	// (child.Spec.HoldKeys). Not for a status read from a conversation
+	// file, which an agent resumed reports at once, before it is ready
+	// (Gemini CLI's: keys given then were lost).
+	HoldKeysAtRestart bool
 	// Output, when set, rewrites the agent's output on its way to the
 	// terminal (see child.Spec.Rewrite): an exit hint that names
 	// `claude --resume <id>` or `codex resume <id>` would run the agent
