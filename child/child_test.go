@@ -76,18 +76,7 @@ func helper(mode string) {
 		time.Sleep(500 * time.Millisecond)
 		old, _ := term.MakeRaw(0)
 		fmt.Print("READY\r\n")
-		b := make([]byte, 1024)
-		for {
-			n, err := os.Stdin.Read(b)
-			if err != nil {
-				os.Exit(1)
-			}
-			fmt.Printf("got:%q\r\n", b[:n])
-			if bytes.Contains(b[:n], []byte("quit")) {
-				term.Restore(0, old)
-				os.Exit(0)
-			}
-		}
+		reportReads(old, time.Time{})
 	case mode == "lateready":
 		// A full-screen program slow to be ready, as claude started
 		// again is: raw at once, it drops what it reads for the first
@@ -99,22 +88,7 @@ func helper(mode string) {
 			time.Sleep(time.Until(ready))
 			fmt.Print("READY\r\n")
 		}()
-		b := make([]byte, 1024)
-		for {
-			n, err := os.Stdin.Read(b)
-			if err != nil {
-				os.Exit(1)
-			}
-			if time.Now().Before(ready) {
-				fmt.Printf("dropped:%q\r\n", b[:n])
-				continue
-			}
-			fmt.Printf("got:%q\r\n", b[:n])
-			if bytes.Contains(b[:n], []byte("quit")) {
-				term.Restore(0, old)
-				os.Exit(0)
-			}
-		}
+		reportReads(old, ready)
 	case mode == "echo":
 		// Reports whether it has a controlling terminal, then echoes lines
 		// and reports window size changes.
@@ -140,6 +114,28 @@ func helper(mode string) {
 				os.Exit(0)
 			}
 			fmt.Printf("got:%s\r\n", sc.Text())
+		}
+	}
+}
+
+// reportReads reports every read of a raw helper's terminal — as
+// dropped before ready — until one holds "quit", then restores old and
+// exits.
+func reportReads(old *term.State, ready time.Time) {
+	b := make([]byte, 1024)
+	for {
+		n, err := os.Stdin.Read(b)
+		if err != nil {
+			os.Exit(1)
+		}
+		if time.Now().Before(ready) {
+			fmt.Printf("dropped:%q\r\n", b[:n])
+			continue
+		}
+		fmt.Printf("got:%q\r\n", b[:n])
+		if bytes.Contains(b[:n], []byte("quit")) {
+			term.Restore(0, old)
+			os.Exit(0)
 		}
 	}
 }

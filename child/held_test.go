@@ -26,6 +26,17 @@ func eventually(t *testing.T, what string, cond func() bool) {
 // person's side of it, and a reader of what it shows.
 func typedBetweenAgents(t *testing.T, line string) (*Terminal, *os.File, *bufio.Reader) {
 	t.Helper()
+	tt, master, r := afterAnAgent(t)
+	master.Write([]byte(line))
+	eventually(t, "the keys to be held", func() bool { return len(tt.Held().Submitted) == 1 })
+	return tt, master, r
+}
+
+// afterAnAgent runs an agent on a raw terminal of the person's to its
+// end. It returns the terminal, the person's side of it, and a reader of
+// what it shows.
+func afterAnAgent(t *testing.T) (*Terminal, *os.File, *bufio.Reader) {
+	t.Helper()
 	tt, master := userTerminal(t)
 	if err := tt.MakeRaw(); err != nil {
 		t.Fatal(err)
@@ -34,8 +45,6 @@ func typedBetweenAgents(t *testing.T, line string) (*Terminal, *os.File, *bufio.
 	first := startEcho(t, tt, r)
 	master.Write([]byte("quit\r"))
 	first.Wait()
-	master.Write([]byte(line))
-	eventually(t, "the keys to be held", func() bool { return len(tt.Held().Submitted) == 1 })
 	return tt, master, r
 }
 
@@ -96,14 +105,7 @@ func TestKeysTypedBetweenAgentsReachTheNextOne(t *testing.T) {
 // HoldKeys has them held, though nothing was held before it, until it is
 // given them.
 func TestKeysTypedAsARestartedAgentStartsWaitUntilItIsReady(t *testing.T) {
-	tt, master := userTerminal(t)
-	if err := tt.MakeRaw(); err != nil {
-		t.Fatal(err)
-	}
-	r := bufio.NewReader(master)
-	first := startEcho(t, tt, r)
-	master.Write([]byte("quit\r"))
-	first.Wait()
+	tt, master, r := afterAnAgent(t)
 
 	s := spec("lateready")
 	s.HoldKeys = true

@@ -1,16 +1,12 @@
 package e2e
 
 import (
-	"context"
 	"fmt"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
-	"github.com/superclaude/superclaude/internal/control"
 	"github.com/superclaude/superclaude/proc"
 	"github.com/superclaude/superclaude/state"
 	"github.com/superclaude/superclaude/testkit/fakeapi"
@@ -157,23 +153,9 @@ func TestTextTypedAsTheFreshClaudeStartsReachesIt(t *testing.T) {
 func typedAsClaudeStarts(t *testing.T, after time.Duration) {
 	w := newWorld(t)
 	tm := w.tmux()
-	pane := tm.pane("starting", "main", "S")
-	tm.send(pane, "superclaude")
-	sup := tm.supervisor(pane)
-	w.mine(sup.PID, "the supervisor's own session to bind", func(st *state.State) bool { return st.SessionID != "" })
-	activate(t, w, tm, pane, "sessions/X", "implement")
-	conv := w.session("X", "the conversation id", func(st *state.State) bool { return st.SessionID != "" }).SessionID
-	w.session("X", "owned", func(st *state.State) bool { return st.PID == sup.PID })
-	w.api.Push(
-		fakeapi.Reply{Content: fakeapi.Bash("superclaude +session activate X implement", "take over").Content, Match: isContinuation},
-		fakeapi.Reply{Content: fakeapi.Text("continued").Content, Match: isContinuation},
-	)
+	pane, sup, conv := claudeInX(t, w, tm, "starting", "S")
 	starts := len(w.agentStarts())
-	sock := filepath.Join(w.tmp, "superclaude", strconv.Itoa(sup.PID)+".sock")
-	if ans, err := control.NewClient(sock, sup).Restart(context.Background(),
-		control.Restart{Session: filepath.Join(w.sessions, "X"), Reason: "the test's restart", Now: true}); err != nil {
-		t.Fatalf("restart: %v %+v", err, ans)
-	}
+	restartX(t, w, sup)
 	w.until("superclaude to start claude again", func() bool { return len(w.agentStarts()) > starts })
 	time.Sleep(after)
 	typed := fmt.Sprintf("S: typed %d ms after the fresh claude started", after.Milliseconds())

@@ -55,6 +55,16 @@ func TestLabTypingWhatReachesUserPromptSubmit(t *testing.T) {
 		l.sessions.wait("busy after "+at.Format("15:04:05.000"), func(s sessionSample) bool { return s.Status == "busy" && s.At.After(at) })
 		l.sessions.wait("idle after "+at.Format("15:04:05.000"), func(s sessionSample) bool { return s.Status == "idle" && s.At.After(at) })
 	}
+	// promptsSince lists the prompts UserPromptSubmit got after at.
+	promptsSince := func(at time.Time) []string {
+		var got []string
+		for _, p := range l.payloads("hook-UserPromptSubmit") {
+			if p.At.After(at) {
+				got = append(got, p.Str("prompt"))
+			}
+		}
+		return got
+	}
 
 	// (a) At an idle prompt, and while a turn streams (the line queued).
 	var idle []time.Duration
@@ -163,12 +173,7 @@ func TestLabTypingWhatReachesUserPromptSubmit(t *testing.T) {
 		at := time.Now()
 		l.tm.must("send-keys", "-t", l.pane, "-l", text)
 		time.Sleep(2 * time.Second)
-		var got []string
-		for _, p := range l.payloads("hook-UserPromptSubmit") {
-			if p.At.After(at) {
-				got = append(got, p.Str("prompt"))
-			}
-		}
+		got := promptsSince(at)
 		if len(got) > 0 {
 			idleAgain(at)
 		} else {
@@ -215,12 +220,7 @@ func TestLabTypingWhatReachesUserPromptSubmit(t *testing.T) {
 		time.Sleep(300 * time.Millisecond)
 		l.tm.must("send-keys", "-t", l.pane, "Enter")
 		time.Sleep(2 * time.Second)
-		var got []string
-		for _, p := range l.payloads("hook-UserPromptSubmit") {
-			if p.At.After(at) {
-				got = append(got, p.Str("prompt"))
-			}
-		}
+		got := promptsSince(at)
 		if len(got) > 0 {
 			idleAgain(at)
 		}

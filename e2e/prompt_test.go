@@ -197,17 +197,7 @@ func TestTypedTextUnfinishedAtARestartWaitsInTheFreshClaudesInputBox(t *testing.
 	t.Parallel()
 	w := newWorld(t)
 	tm := w.tmux()
-	pane := tm.pane("tail", "main", "T")
-	tm.send(pane, "superclaude")
-	sup := tm.supervisor(pane)
-	w.mine(sup.PID, "the supervisor's own session to bind", func(st *state.State) bool { return st.SessionID != "" })
-	activate(t, w, tm, pane, "sessions/X", "implement")
-	conv := w.session("X", "the conversation id", func(st *state.State) bool { return st.SessionID != "" }).SessionID
-	w.session("X", "owned", func(st *state.State) bool { return st.PID == sup.PID })
-	w.api.Push(
-		fakeapi.Reply{Content: fakeapi.Bash("superclaude +session activate X implement", "take over").Content, Match: isContinuation},
-		fakeapi.Reply{Content: fakeapi.Text("continued").Content, Match: isContinuation},
-	)
+	pane, sup, conv := claudeInX(t, w, tm, "tail", "T")
 
 	const unfinished = "T: the half-typed next instruction"
 	tm.waitScreen(pane, "❯")
@@ -220,11 +210,7 @@ func TestTypedTextUnfinishedAtARestartWaitsInTheFreshClaudesInputBox(t *testing.
 		time.Sleep(50 * time.Millisecond)
 	}
 	mark := w.api.Mark()
-	sock := filepath.Join(w.tmp, "superclaude", strconv.Itoa(sup.PID)+".sock")
-	if ans, err := control.NewClient(sock, sup).Restart(context.Background(),
-		control.Restart{Session: filepath.Join(w.sessions, "X"), Reason: "the test's restart", Now: true}); err != nil {
-		t.Fatalf("restart: %v %+v", err, ans)
-	}
+	restartX(t, w, sup)
 
 	first := freshFirstTurn(t, w, tm, pane, mark, conv)
 	if strings.Contains(strings.Join(first.UserTexts(), "\n"), unfinished) {
@@ -262,4 +248,35 @@ func TestTypedTextUnfinishedAtARestartWaitsInTheFreshClaudesInputBox(t *testing.
 	}
 	tm.typeLine(pane, "/exit")
 	w.until("superclaude to exit", func() bool { return !proc.Alive(sup) })
+}
+
+// claudeInX starts superclaude in a new pane (tmux session name, pane
+// label), has its claude activate sessions/X, and readies the fake API
+// for a fresh claude's continuation. It returns the pane, the supervisor
+// and X's conversation.
+func claudeInX(t *testing.T, w *world, tm *tmuxServer, name, label string) (string, proc.Identity, string) {
+	t.Helper()
+	pane := tm.pane(name, "main", label)
+	tm.send(pane, "superclaude")
+	sup := tm.supervisor(pane)
+	w.mine(sup.PID, "the supervisor's own session to bind", func(st *state.State) bool { return st.SessionID != "" })
+	activate(t, w, tm, pane, "sessions/X", "implement")
+	conv := w.session("X", "the conversation id", func(st *state.State) bool { return st.SessionID != "" }).SessionID
+	w.session("X", "owned", func(st *state.State) bool { return st.PID == sup.PID })
+	w.api.Push(
+		fakeapi.Reply{Content: fakeapi.Bash("superclaude +session activate X implement", "take over").Content, Match: isContinuation},
+		fakeapi.Reply{Content: fakeapi.Text("continued").Content, Match: isContinuation},
+	)
+	return pane, sup, conv
+}
+
+// restartX asks sup, through its socket, to restart X now, as
+// `+session restart` does.
+func restartX(t *testing.T, w *world, sup proc.Identity) {
+	t.Helper()
+	sock := filepath.Join(w.tmp, "superclaude", strconv.Itoa(sup.PID)+".sock")
+	if ans, err := control.NewClient(sock, sup).Restart(context.Background(),
+		control.Restart{Session: filepath.Join(w.sessions, "X"), Reason: "the test's restart", Now: true}); err != nil {
+		t.Fatalf("restart: %v %+v", err, ans)
+	}
 }
