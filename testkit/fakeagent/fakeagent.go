@@ -166,6 +166,7 @@ func Main() {
 
 	exit := func(code int) {
 		record(Record{Event: "exit", PID: me.PID, Code: code})
+		restoreModes()
 		os.Exit(code)
 	}
 	if v := os.Getenv(EnvExit); v != "" {
@@ -234,17 +235,57 @@ func Main() {
 			time.Sleep(100 * time.Millisecond)
 		}
 	}
+	if term.IsTerminal(0) {
+		// Claude Code says it is at its prompt as it starts.
+		writeStatus("idle")
+	}
 	fmt.Printf("FAKE-AGENT READY pid=%d tty=%v args=%q\r\n", me.PID, term.IsTerminal(0), args)
 
 	for _, line := range strings.Split(os.Getenv(EnvAtStart), ";") {
 		command(me.PID, line, exit)
 	}
-	sc := bufio.NewScanner(os.Stdin)
-	for sc.Scan() {
-		command(me.PID, sc.Text(), exit)
-	}
+	n := 0
+	readLines(os.Stdin, func(line string) {
+		n++
+		typed(me.PID, n, line, exit)
+	})
 	// Our terminal went away (the pty was closed): as Claude does.
 	exit(129)
+}
+
+// typed takes line n typed on the agent's terminal as Claude Code takes a
+// prompt: its UserPromptSubmit hook first — which notes the prompt, so
+// that a restart after it knows the agent took it — then the turn (the
+// command), then the Stop hook that ends the turn. A turn the agent does
+// not live through (an exit, a restart that kills it) runs no Stop; an
+// "exit" is the test's crash at the prompt, after the turn: its Stop runs
+// first.
+func typed(pid, n int, line string, exit func(int)) {
+	if strings.TrimSpace(line) == "" {
+		return
+	}
+	id := fmt.Sprintf("fake-prompt-%d-%d", pid, n)
+	hook("user-prompt-submit", map[string]any{"hook_event_name": "UserPromptSubmit", "prompt_id": id, "prompt": line, "source": "user"})
+	if cmd, _, _ := strings.Cut(strings.TrimSpace(line), " "); cmd == "exit" {
+		hook("stop", map[string]any{"hook_event_name": "Stop", "prompt_id": id})
+	}
+	command(pid, line, exit)
+	hook("stop", map[string]any{"hook_event_name": "Stop", "prompt_id": id})
+}
+
+// hook runs superclaude's hook for event as Claude Code does, with the
+// bound conversation's id and fields on stdin. Its answer is not shown:
+// the fake agent's screen is the tests' to read.
+func hook(event string, fields map[string]any) {
+	bin := os.Getenv(EnvSuperclaude)
+	if bin == "" {
+		return
+	}
+	fields["session_id"] = bound
+	payload, _ := json.Marshal(fields)
+	cmd := exec.Command(bin, "+hook", event)
+	cmd.Stdin = strings.NewReader(string(payload))
+	cmd.Run()
 }
 
 // command runs one line typed on the agent's terminal.
