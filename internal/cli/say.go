@@ -10,11 +10,23 @@ import (
 	"github.com/superclaude/superclaude/state"
 )
 
-// Say writes a line for the person to w: "superclaude: " and words, any
-// control character in them made harmless (termtext.Clean): an error
-// can quote a file's content, or another program's.
+// Say writes words for the person to w: "superclaude: " and the first
+// line, then each further line (errors.Join puts one problem a line)
+// indented under it, so that every problem is read on its own line and
+// none can pass for a line of superclaude's own. Any other control
+// character is made harmless (termtext.Lines): an error can quote a
+// file's content, or another program's.
 func Say(w io.Writer, words string) {
-	fmt.Fprintln(w, "superclaude: "+termtext.Clean(words))
+	lines := termtext.Lines(words)
+	if len(lines) == 0 {
+		lines = []string{""}
+	}
+	var b strings.Builder
+	b.WriteString("superclaude: " + lines[0] + "\n")
+	for _, l := range lines[1:] {
+		b.WriteString("  " + l + "\n")
+	}
+	io.WriteString(w, b.String())
 }
 
 // WriteLines writes text to w line by line, each made harmless as Say

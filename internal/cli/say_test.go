@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -10,11 +11,12 @@ import (
 )
 
 // What superclaude says can quote a file or another program: no escape
-// reaches the terminal, and the words stay on their line.
+// reaches the terminal, and a line it breaks is indented under the first,
+// so that it cannot pass for a line of superclaude's own.
 func TestSayLetsNoEscapeThrough(t *testing.T) {
 	var b strings.Builder
-	Say(&b, "bad \x1b]52;c;cGF3bmVk\x07file\nname")
-	if got := b.String(); got != "superclaude: bad ]52;c;cGF3bmVkfile name\n" {
+	Say(&b, "bad \x1b]52;c;cGF3bmVk\x07file\nsuperclaude: name")
+	if got := b.String(); got != "superclaude: bad ]52;c;cGF3bmVkfile\n  superclaude: name\n" {
 		t.Fatalf("said %q", got)
 	}
 	b.Reset()
@@ -58,5 +60,17 @@ func TestEventWriterWritesEachForm(t *testing.T) {
 		if err := EventWriter(&b, false, verbose)(ev); err != nil || b.String() != want+"\n" {
 			t.Errorf("verbose %v: %q, want %q", verbose, b.String(), want)
 		}
+	}
+}
+
+// Regression: `+up` with two panes whose directories are missing printed
+// both problems run together on one line (errors.Join's line break was
+// cleaned into a space). Each is on its own line, under the first.
+func TestSayPutsEachJoinedProblemOnItsOwnLine(t *testing.T) {
+	var b strings.Builder
+	Say(&b, errors.Join(errors.New(`pane "SDK": /x does not exist`), errors.New(`pane "API": /y does not exist`)).Error())
+	want := "superclaude: pane \"SDK\": /x does not exist\n  pane \"API\": /y does not exist\n"
+	if got := b.String(); got != want {
+		t.Fatalf("said %q, want %q", got, want)
 	}
 }

@@ -39,6 +39,21 @@ func Clean(s string) string {
 	return b.String()
 }
 
+// Lines splits s at its line breaks (LF, or CRLF) and cleans each line as
+// Clean does: for text whose lines mean something — errors.Join puts one
+// problem a line — where every other control character must still go.
+// Empty lines, and a trailing line break, are dropped.
+func Lines(s string) []string {
+	var out []string
+	for _, line := range strings.Split(s, "\n") {
+		line = Clean(strings.TrimSuffix(line, "\r"))
+		if strings.TrimSpace(line) != "" {
+			out = append(out, line)
+		}
+	}
+	return out
+}
+
 // isClean is the fast path: printable ASCII only.
 func isClean(s string) bool {
 	for i := 0; i < len(s); i++ {

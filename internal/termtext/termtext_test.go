@@ -1,6 +1,9 @@
 package termtext
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestClean(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
@@ -20,5 +23,18 @@ func TestClean(t *testing.T) {
 		if got := Clean(tc.in); got != tc.want {
 			t.Errorf("Clean(%q) = %q, want %q", tc.in, got, tc.want)
 		}
+	}
+}
+
+// Lines keeps a text's line breaks, one problem a line, and cleans each
+// line of everything else Clean takes out.
+func TestLinesKeepsLineBreaksOnly(t *testing.T) {
+	got := Lines("one\x1b[2J\r\ntwo\tthree\n\n\x1b]0;t\x07four\n")
+	want := []string{"one[2J", "two three", "]0;tfour"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("Lines = %q, want %q", got, want)
+	}
+	if got := Lines(""); len(got) != 0 {
+		t.Fatalf("Lines(\"\") = %q", got)
 	}
 }
