@@ -54,14 +54,19 @@ func (s *Spec) plan(o Options, start func(Window, Pane) bool) ([]planned, error)
 			pl.runDir = pl.dir
 			where := fmt.Sprintf("window %q pane %q", w.Name, p.Label)
 			fail := func(err error) { errs = append(errs, fmt.Errorf("%s: %w", where, err)) }
-			if fi, err := os.Stat(pl.dir); err != nil || !fi.IsDir() {
+			// A missing directory does not hide the pane's other
+			// problems: its command is checked all the same, so that
+			// one +up names everything to fix.
+			dirOK := isDir(pl.dir)
+			if !dirOK {
 				fail(fmt.Errorf("working directory %s does not exist", pl.dir))
-				continue
 			}
 			env := s.PaneEnv(w, p, o.Env)
 			agent, err := s.agentCommand(p, pl.dir, paneVar(env, serverEnv))
-			if err != nil {
+			if err != nil && !errors.Is(err, errInMissingDir) {
 				fail(err)
+			}
+			if !dirOK || err != nil {
 				continue
 			}
 			if p.Worktree {
@@ -126,9 +131,13 @@ func (s *Spec) agentCommand(p Pane, dir string, lookup func(string) string) (str
 			return "", fmt.Errorf("agent %q has no default command: give the pane a command", s.agent(p))
 		}
 	}
+	if strings.Contains(cmd, "/") && !filepath.IsAbs(cmd) && !isDir(dir) {
+		// Relative to a directory that is missing: that is the problem.
+		return "", errInMissingDir
+	}
 	found, err := findExecutable(cmd, lookup("PATH"), dir)
 	if err != nil {
-		return "", fmt.Errorf("agent %s: %w", cmd, err)
+		return "", err
 	}
 	switch {
 	case strings.Contains(cmd, "/"):
@@ -139,25 +148,36 @@ func (s *Spec) agentCommand(p Pane, dir string, lookup func(string) string) (str
 	return "", nil
 }
 
+// errInMissingDir is agentCommand's answer for a command relative to a
+// pane directory that does not exist: plan has said so already.
+var errInMissingDir = errors.New("the command is relative to a missing directory")
+
+// isDir reports whether dir is a directory.
+func isDir(dir string) bool {
+	fi, err := os.Stat(dir)
+	return err == nil && fi.IsDir()
+}
+
 // findExecutable finds cmd as exec would from dir with PATH path
-// (internal/lookpath), and says why not in a person's words.
+// (internal/lookpath), and says why not in a person's words, naming the
+// command once.
 func findExecutable(cmd, path, dir string) (string, error) {
 	found, err := lookpath.Find(cmd, path, dir)
 	switch {
 	case err == nil, errors.Is(err, lookpath.ErrDot): // dir is the pane's, not ours
 		return found, nil
 	case errors.Is(err, lookpath.ErrNotFound):
-		return "", fmt.Errorf("not found on PATH (%s)", path)
+		return "", fmt.Errorf("command %s is not found on PATH (%s)", cmd, path)
 	}
-	file := cmd
-	if !filepath.IsAbs(file) {
-		file = filepath.Join(dir, file)
+	what := "command " + cmd
+	if !filepath.IsAbs(cmd) {
+		what += ", " + filepath.Join(dir, cmd) + ","
 	}
 	switch {
 	case errors.Is(err, syscall.EISDIR):
-		return "", fmt.Errorf("%s is a directory", file)
+		return "", fmt.Errorf("%s is a directory", what)
 	case errors.Is(err, os.ErrPermission):
-		return "", fmt.Errorf("%s is not executable", file)
+		return "", fmt.Errorf("%s is not executable", what)
 	}
-	return "", fmt.Errorf("%s does not exist", file)
+	return "", fmt.Errorf("%s does not exist", what)
 }

@@ -28,14 +28,15 @@ func TestAgentCommandFindsWhatThePaneWillRun(t *testing.T) {
 		want, err              string
 	}{
 		{name: "profile's, on PATH", path: bin, want: ""},
-		{name: "profile's, not on PATH", path: "/nonexistent", err: "agent claude: not found on PATH (/nonexistent)"},
+		{name: "profile's, not on PATH", path: "/nonexistent", err: "command claude is not found on PATH (/nonexistent)"},
 		{name: "pane's name", paneCmd: "mine", path: bin, want: "mine"},
 		{name: "pane's over fleet's", fleetCmd: "nope", paneCmd: "mine", path: bin, want: "mine"},
 		{name: "relative path, made absolute", paneCmd: "bin/mine", path: "/nonexistent", want: filepath.Join(bin, "mine")},
 		{name: "not executable", paneCmd: "./bin/plain", err: "is not executable"},
 		{name: "a directory", paneCmd: "./bin", err: "is a directory"},
+		{name: "an absolute path named once", paneCmd: "/opt/none/codex", err: "command /opt/none/codex does not exist"},
 		{name: "SUPERCLAUDE_AGENT", env: "mine", path: bin, want: ""},
-		{name: "SUPERCLAUDE_AGENT missing", env: "gone", path: bin, err: "agent gone: not found on PATH"},
+		{name: "SUPERCLAUDE_AGENT missing", env: "gone", path: bin, err: "command gone is not found on PATH"},
 		{name: "generic needs a command", agent: "generic", path: bin, err: `agent "generic" has no default command`},
 	} {
 		s := &Spec{Command: c.fleetCmd}
@@ -52,5 +53,31 @@ func TestAgentCommandFindsWhatThePaneWillRun(t *testing.T) {
 		case c.err == "" && got != c.want:
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)
 		}
+	}
+}
+
+// Regression: a pane whose directory was missing was not checked further,
+// so its command's problem appeared only at the next +up, once the
+// directory had been made. plan names both at once, each on its own line
+// (a pane's problems, then the next pane's), and only the directory for a
+// command relative to it.
+func TestPlanNamesEveryProblemAtOnce(t *testing.T) {
+	dir := t.TempDir()
+	s := &Spec{File: filepath.Join(dir, "work.toml"), Name: "company", Windows: []Window{{Name: "company", Panes: []Pane{
+		{Label: "SDK", Dir: "sdk", Command: "/opt/none/codex"},
+		{Label: "API", Dir: "api", Command: "./run-agent"},
+	}}}}
+	_, err := s.plan(Options{Env: []string{"PATH=" + dir}}, func(Window, Pane) bool { return true })
+	if err == nil {
+		t.Fatal("plan found no problem")
+	}
+	lines := strings.Split(err.Error(), "\n")
+	want := []string{
+		`window "company" pane "SDK": working directory ` + filepath.Join(dir, "sdk") + ` does not exist`,
+		`window "company" pane "SDK": command /opt/none/codex does not exist`,
+		`window "company" pane "API": working directory ` + filepath.Join(dir, "api") + ` does not exist`,
+	}
+	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("plan said:\n%s\nwant:\n%s", err, strings.Join(want, "\n"))
 	}
 }

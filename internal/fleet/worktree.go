@@ -119,7 +119,7 @@ func planWorktree(dir, name string) (*worktree, error) {
 		return nil, fmt.Errorf("worktree = true: %s exists and is not a worktree of %s", wt.path, wt.repo)
 	}
 	if _, err := git(wt.repo, "rev-parse", "--verify", "-q", "HEAD^{commit}"); err != nil {
-		return nil, fmt.Errorf("worktree = true: repository %s has no commit to start a worktree from", wt.repo)
+		return nil, fmt.Errorf("worktree = true: repository %s has no commit yet, and a worktree starts from one: make a first commit there (git -C %s commit --allow-empty -m \"first commit\"), then +up again", wt.repo, wt.repo)
 	}
 	if wt.sub != "" {
 		if _, err := git(wt.repo, "cat-file", "-e", "HEAD:"+filepath.ToSlash(wt.sub)); err != nil {
