@@ -1,7 +1,6 @@
 package launch
 
 import (
-	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -18,19 +17,24 @@ import (
 	"github.com/superclaude/superclaude/supervise"
 )
 
-// notifier builds the supervisor's notifications from the person's
-// config file (notify.ConfigPath): it returns the attention callback for
-// supervise.Config and a wait for deliveries under way at exit. A config
-// file with a mistake is said now, while the terminal is still ours, and
-// notifications go on with the defaults. store is the supervisor's
-// sessions, where a fleet's panes are read for "fleet all idle".
-func notifier(term *child.Terminal, store *state.Store, log *slog.Logger) (func(supervise.Attention), func()) {
+// notifyConfig reads the person's config file (notify.ConfigPath). A
+// file with a mistake gives the defaults and the problem, in words, for
+// the person to be told before the agent owns the terminal
+// (sayConfigProblem); "" when there is none.
+func notifyConfig(log *slog.Logger) (notify.Config, string) {
 	cfg, err := notify.LoadConfig(notify.ConfigPath())
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "superclaude: %v; notifications use the defaults\n", err)
 		log.Warn("notify: the config file", "err", err)
-		cfg = notify.DefaultConfig()
+		return notify.DefaultConfig(), err.Error()
 	}
+	return cfg, ""
+}
+
+// notifier builds the supervisor's notifications from cfg: it returns
+// the attention callback for supervise.Config and a wait for deliveries
+// under way at exit. store is the supervisor's sessions, where a fleet's
+// panes are read for "fleet all idle".
+func notifier(cfg notify.Config, term *child.Terminal, store *state.Store, log *slog.Logger) (func(supervise.Attention), func()) {
 	var sinks []notify.Sink
 	if cfg.Desktop {
 		sinks = append(sinks, notify.DesktopSink{})

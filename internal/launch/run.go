@@ -16,6 +16,7 @@ import (
 	"github.com/superclaude/superclaude/child"
 	"github.com/superclaude/superclaude/internal/claude"
 	"github.com/superclaude/superclaude/internal/claudeargs"
+	"github.com/superclaude/superclaude/internal/cli"
 	"github.com/superclaude/superclaude/internal/config"
 	"github.com/superclaude/superclaude/internal/control"
 	"github.com/superclaude/superclaude/internal/envvar"
@@ -339,7 +340,16 @@ func Run(o Options, args []string) (code int) {
 			}
 		}
 	}
-	if attend, wait := notifier(term, cfg.Store, log); attend != nil {
+	notifyCfg, problem := notifyConfig(log)
+	seen := true
+	if problem != "" {
+		var start bool
+		seen, start = sayConfigProblem(os.Stdin, os.Stderr, problem, profile.Name, os.Getenv(envvar.Fleet) != "")
+		if !start {
+			return 130
+		}
+	}
+	if attend, wait := notifier(notifyCfg, term, cfg.Store, log); attend != nil {
 		cfg.OnAttention = attend
 		defer wait()
 	}
@@ -356,6 +366,11 @@ func Run(o Options, args []string) (code int) {
 	}
 	if res.Message != "" {
 		fmt.Fprintf(os.Stderr, "%s\nsuperclaude: log: %s\n", res.Message, logfile.Where())
+	}
+	if !seen {
+		// Said at the start, but the agent took the terminal before
+		// anyone pressed a key (claude clears the screen as it starts).
+		cli.Say(os.Stderr, "remember: "+problem+"; notifications used the defaults")
 	}
 	return res.ExitCode
 }
