@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/superclaude/superclaude/internal/termtext"
+	"github.com/superclaude/superclaude/internal/tmux"
 )
 
 // Kinds of events, as the config file names them.
@@ -44,7 +45,8 @@ type Notification struct {
 
 // Compose coalesces events into one notification: a title that says how
 // many sessions want what, and a line per event naming session, host,
-// pane and what is wanted.
+// pane (as +status shows it) and what is wanted. The events keep the
+// pane's whole identity, for a command of the person's.
 func Compose(evs []Event) Notification {
 	n := Notification{Events: evs}
 	sessions := map[string]bool{}
@@ -72,8 +74,11 @@ func Compose(evs []Event) Notification {
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].At.Before(sorted[j].At) })
 	for _, e := range sorted {
 		where := e.Session + " on " + e.Host
-		if e.Pane != "" {
-			where += " (pane " + e.Pane + ")"
+		if pane := tmux.Short(e.Pane); pane != "" {
+			// As +status shows it: a fleet's session:window:label, or
+			// %N — not the socket path and server start time that make
+			// an unlabelled pane's identity unique.
+			where += " (pane " + pane + ")"
 		}
 		lines = append(lines, termtext.Clean(where+": "+e.Want))
 	}
