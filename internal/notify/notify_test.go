@@ -79,6 +79,25 @@ func (b *fakeBus) got() []string {
 
 func startBus(t *testing.T) *fakeBus {
 	t.Helper()
+	b := &fakeBus{addr: startBareBus(t)}
+	conn, err := dbus.Connect(b.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	if err := conn.Export(b, "/org/freedesktop/Notifications", "org.freedesktop.Notifications"); err != nil {
+		t.Fatal(err)
+	}
+	if reply, err := conn.RequestName("org.freedesktop.Notifications", dbus.NameFlagDoNotQueue); err != nil || reply != dbus.RequestNameReplyPrimaryOwner {
+		t.Fatalf("owning the name: %v %v", reply, err)
+	}
+	return b
+}
+
+// startBareBus starts a session bus of its own, with nothing on it, and
+// returns its address.
+func startBareBus(t *testing.T) string {
+	t.Helper()
 	if _, err := exec.LookPath("dbus-daemon"); err != nil {
 		t.Skip("dbus-daemon is absent (Debian's dbus; .ci/run installs it)")
 	}
@@ -93,19 +112,7 @@ func startBus(t *testing.T) *fakeBus {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := &fakeBus{addr: strings.TrimSpace(addr)}
-	conn, err := dbus.Connect(b.addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close() })
-	if err := conn.Export(b, "/org/freedesktop/Notifications", "org.freedesktop.Notifications"); err != nil {
-		t.Fatal(err)
-	}
-	if reply, err := conn.RequestName("org.freedesktop.Notifications", dbus.NameFlagDoNotQueue); err != nil || reply != dbus.RequestNameReplyPrimaryOwner {
-		t.Fatalf("owning the name: %v %v", reply, err)
-	}
-	return b
+	return strings.TrimSpace(addr)
 }
 
 // records reads what the fake command was given, one notification a line.
