@@ -14,7 +14,7 @@ import (
 func newDoctorCmd(root *cobra.Command) *cobra.Command {
 	return &cobra.Command{
 		Use:   "+doctor",
-		Short: "check the install: which superclaude and claude your PATH finds, completion, tmux, superclaude's directories; says what to fix",
+		Short: "check the install: which superclaude and claude your PATH finds, completion, tmux, superclaude's directories, notifications; says what to fix",
 		Long: `Check the install as your shell finds it, and say what to fix:
 
   - the superclaude your PATH finds first is this one (not another program
@@ -23,7 +23,11 @@ func newDoctorCmd(root *cobra.Command) *cobra.Command {
     and whether a plain claude is supervised;
   - superclaude's completion for your shell, where the shell looks;
   - tmux, and its version;
-  - superclaude's state and runtime directories: yours, private, writable.
+  - superclaude's state and runtime directories: yours, private, writable;
+  - your notifications' config file (~/.config/superclaude/config.toml):
+    it reads, and is yours; the notify command it names is found and
+    can run; a desktop notification can be shown here (a D-Bus session
+    bus with a notification server on Linux, osascript on macOS).
 
 It changes nothing (but a probe file, written and removed) and exits 1 when
 something needs fixing.`,

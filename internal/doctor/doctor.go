@@ -82,12 +82,18 @@ type Env struct {
 	// Roots lists the places a shell's completion is looked for, for the
 	// tests; nil for the usual ones (completionDirs).
 	Roots map[string][]string
+	// NotifyConfig is the person's config file (notify.ConfigPath); ""
+	// skips the notification checks.
+	NotifyConfig string
+	// Desktop says whether a desktop notification can be shown from here
+	// (notify.CheckDesktop); nil skips that check.
+	Desktop func(ctx context.Context) (string, error)
 }
 
 // Check runs every check.
 func Check(ctx context.Context, e Env) []Finding {
 	var out []Finding
-	for _, check := range []func(context.Context, Env) []Finding{checkSelf, checkAgent, checkCompletion, checkTmux, checkDirs} {
+	for _, check := range []func(context.Context, Env) []Finding{checkSelf, checkAgent, checkCompletion, checkTmux, checkDirs, checkNotify} {
 		out = append(out, check(ctx, e)...)
 	}
 	return out

@@ -1,11 +1,13 @@
 package doctor
 
 import (
+	"context"
 	"os"
 
 	"github.com/superclaude/superclaude/internal/config"
 	"github.com/superclaude/superclaude/internal/control"
 	"github.com/superclaude/superclaude/internal/envvar"
+	"github.com/superclaude/superclaude/internal/notify"
 	"github.com/superclaude/superclaude/internal/version"
 )
 
@@ -24,6 +26,7 @@ func Here(completion func(shell string) ([]byte, error)) (Env, error) {
 		PATH: os.Getenv("PATH"), HOME: os.Getenv("HOME"), SHELL: os.Getenv("SHELL"),
 		XDGDataHome: os.Getenv("XDG_DATA_HOME"), XDGConfigHome: os.Getenv("XDG_CONFIG_HOME"),
 		Agent: os.Getenv(envvar.Agent), StateDir: stateDir, RuntimeDir: control.RuntimeDir,
-		Completion: completion,
+		Completion: completion, NotifyConfig: notify.ConfigPath(),
+		Desktop: func(ctx context.Context) (string, error) { return notify.CheckDesktop(ctx, os.Getenv) },
 	}, nil
 }
