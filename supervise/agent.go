@@ -186,6 +186,7 @@ func (a *agentService) Serve(ctx context.Context) error {
 		e := Exit{
 			Exit:           exit,
 			KilledByUs:     s.killedByUs.Swap(false),
+			ByPerson:       s.killForPerson.Swap(false),
 			StopRequested:  s.stopping.Load() || ctx.Err() != nil,
 			Resumed:        plan.Action == Resume,
 			ResumeFailCode: s.cfg.Profile.resumeFailCode(),
@@ -502,7 +503,7 @@ func (a *agentService) wait(ctx context.Context, ag *child.Agent) {
 		}
 		if d.Dehydrate {
 			why := fmt.Sprintf("the context overflowed and the agent had not dehydrated within %s", s.cfg.Policy.DehydrateWait)
-			if _, err := s.restartSession(restartRequest{Reason: why, Now: true}); err != nil {
+			if _, err := s.restartSession(restartRequest{Reason: why, Now: true}); err != nil { // superclaude's own, not the person's
 				s.log.Warn("dehydrating for the agent", "err", err)
 			}
 		}

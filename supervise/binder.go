@@ -68,7 +68,7 @@ func (b *binder) handle(ctx context.Context, req control.Request, peer control.P
 			return fail("the restart was asked for by what an earlier agent left running (pid %d), not by the running agent nor from outside; nothing was changed", peer.PID)
 		}
 		ans, err := s.restartSession(restartRequest{Which: req.Session, Transcript: req.Transcript, Now: req.Now, Resume: req.Resume, ByAgent: req.ByAgent,
-			Reason: orDefault(req.Reason, "restart requested over the control socket")})
+			ByPerson: s.requesterOf(peer.PID) == outsideTree, Reason: orDefault(req.Reason, "restart requested over the control socket")})
 		if err != nil {
 			return fail("%v", err)
 		}
@@ -86,6 +86,23 @@ func (b *binder) handle(ctx context.Context, req control.Request, peer control.P
 	return resp
 }
 
+// requester is where a request's process stands in the supervisor's tree.
+type requester int
+
+const (
+	// requesterUnknown: its process could not be followed (gone, or no
+	// peer credentials).
+	requesterUnknown requester = iota
+	// outsideTree: not the supervisor's descendant — a person's shell,
+	// the dashboard — or the supervisor itself.
+	outsideTree
+	// inAgent: a descendant of the running agent — its tool, its hook.
+	inAgent
+	// inGoneAgent: a descendant of the supervisor outside the running
+	// agent — what an agent that has exited left running.
+	inGoneAgent
+)
+
 // fromGoneAgent reports whether pid is a process this supervisor adopted
 // from an agent that has exited: a descendant of the supervisor that is
 // not a descendant of the running agent (a hook of the previous claude,
@@ -93,33 +110,40 @@ func (b *binder) handle(ctx context.Context, req control.Request, peer control.P
 // was meant for an agent that is gone — and taking it would write the
 // restart into the state and kill the fresh agent. The agent's own
 // requests come from its descendants, a person's from outside the tree.
-//
-// It climbs from pid to its parents, one process's record each, until it
-// meets the agent, this supervisor or the top: a handful of reads, where a
-// snapshot of the whole process table cost a restart asked for over the
-// socket 150 ms on a machine with 1,000 more processes (issue 22).
-func (s *Supervisor) fromGoneAgent(pid int) bool {
-	if pid <= 0 || pid == s.self.PID {
-		return false
+func (s *Supervisor) fromGoneAgent(pid int) bool { return s.requesterOf(pid) == inGoneAgent }
+
+// requesterOf says where pid stands (requester). It climbs from pid to its
+// parents, one process's record each, until it meets the agent, this
+// supervisor or the top: a handful of reads, where a snapshot of the
+// whole process table cost a restart asked for over the socket 150 ms on
+// a machine with 1,000 more processes (issue 22).
+func (s *Supervisor) requesterOf(pid int) requester {
+	switch {
+	case pid <= 0:
+		return requesterUnknown
+	case pid == s.self.PID:
+		return outsideTree
 	}
 	agent := 0
 	if a := s.currentAgent(); a != nil {
 		agent = a.PID()
 	}
-	for p, hops := pid, 0; p > 1 && hops < 1024; hops++ {
-		switch p {
-		case agent:
-			return false
-		case s.self.PID:
-			return true
+	for p, hops := pid, 0; hops < 1024; hops++ {
+		switch {
+		case p <= 1:
+			return outsideTree
+		case p == agent:
+			return inAgent
+		case p == s.self.PID:
+			return inGoneAgent
 		}
 		parent, err := proc.Parent(p)
 		if err != nil {
-			return false
+			return requesterUnknown
 		}
 		p = parent
 	}
-	return false
+	return requesterUnknown
 }
 
 // ErrNotOwner reports a restart request for a session another supervisor
@@ -148,6 +172,10 @@ type restartRequest struct {
 	// turn under way. The person's prompts pending then are that turn's:
 	// it was answering them when it asked (state.Prompt.TurnAskedRestart).
 	ByAgent bool
+	// ByPerson: the request came from outside the agent's tree, its
+	// process checked (requesterOf): the person asked for it, and the
+	// progress breaker does not count the agent it ends (Exit.ByPerson).
+	ByPerson bool
 }
 
 // restartSession performs an overflow restart of a session this supervisor
@@ -193,11 +221,11 @@ func (s *Supervisor) restartSession(req restartRequest) (control.RestartAnswer, 
 	if req.Resume {
 		waiting := !req.Now && s.cfg.Policy.TurnWait > 0 && mustWait(s.agentStatus())
 		if req.Now {
-			if err := s.restartNow(req.Reason, map[string]any{"now": true, "resume": true}); err != nil {
+			if err := s.restartNow(req.Reason, map[string]any{"now": true, "resume": true}, req.ByPerson); err != nil {
 				return control.RestartAnswer{}, err
 			}
 		} else {
-			s.restartAfterTurn(req.Reason)
+			s.restartAfterTurn(req.Reason, req.ByPerson)
 		}
 		return control.RestartAnswer{Session: sess.Name, Dir: sess.Dir, Waiting: waiting, Resume: true}, nil
 	}
@@ -247,7 +275,7 @@ func (s *Supervisor) performRestart(sess *state.Session, req restartRequest, wai
 		// nobody wrote: restart the agent on its conversation instead
 		// (Decide resumes it when it is known, and says so when not).
 		why := req.Reason + "; no saved context to start fresh from, so the agent restarts on its conversation"
-		if !claim.kill(why) {
+		if !claim.kill(why, req.ByPerson) {
 			return control.RestartAnswer{}, errNoAgent
 		}
 		wrote = true
@@ -266,7 +294,7 @@ func (s *Supervisor) performRestart(sess *state.Session, req restartRequest, wai
 	}
 	wrote = true
 	s.eventIn(sess, "restart", req.Reason, map[string]any{"waitedMs": waited.Milliseconds(), "now": req.Now})
-	if !claim.kill(req.Reason) {
+	if !claim.kill(req.Reason, req.ByPerson) {
 		// The agent ended as the request was written: the decision for
 		// its exit, which waits for this write, reads killRequested and
 		// makes the restart.

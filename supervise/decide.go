@@ -38,6 +38,15 @@ type Exit struct {
 	// KilledByUs is set when the watchdog killed the agent on a restart
 	// request (control socket or SIGUSR1).
 	KilledByUs bool
+	// ByPerson is set, with KilledByUs, when the person asked for the
+	// restart: from a shell outside the agent's tree (`+session restart`),
+	// the dashboard, SIGUSR1, or the program that runs the supervisor —
+	// not the agent from inside its own tree (its Bash tool, its hooks),
+	// nor superclaude's own overflow check. The requester's process is
+	// checked (Supervisor.askedBy), not taken at its word. Such an end
+	// says nothing of the agent's progress: the progress breaker does not
+	// count it.
+	ByPerson bool
 	// StopRequested is set when superclaude itself was told to stop (a
 	// signal, or a stop request on the control socket).
 	StopRequested bool
@@ -249,10 +258,11 @@ const (
 // Then two breakers, for a restart that would come:
 //
 //   - the progress breaker: an agent started with a restart prompt (a
-//     handoff) that ends, other than by a stop, before it activated the
-//     session made no progress; after Policy.MaxNoProgress such restarts
-//     in a row the supervisor stops restarting and the session is halted
-//     instead of looping until the crash limit;
+//     handoff) that ends, other than by a stop or a restart the person
+//     asked for (Exit.ByPerson), before it activated the session made no
+//     progress; after Policy.MaxNoProgress such restarts in a row the
+//     supervisor stops restarting and the session is halted instead of
+//     looping until the crash limit;
 //   - the restart-rate breaker: after Policy.MaxRestarts restarts of any
 //     kind within Policy.RestartWindow, no more; the session is halted.
 func Decide(e Exit, st *state.State, pol Policy) Plan {
@@ -298,9 +308,12 @@ func restartKind(p Plan) string {
 	return "another restart"
 }
 
-// noProgress is the progress breaker of Decide.
+// noProgress is the progress breaker of Decide. An agent killed for a
+// restart the person asked for is not counted: three `+session restart
+// --now` typed within 20 s halted a session as "no progress", for exits
+// that were superclaude's own kills at the person's request.
 func noProgress(p Plan, e Exit, st *state.State, pol Policy) Plan {
-	if st == nil || !e.Handoff || pol.MaxNoProgress <= 0 || st.ActivatedAt.After(e.Started) {
+	if st == nil || !e.Handoff || pol.MaxNoProgress <= 0 || st.ActivatedAt.After(e.Started) || e.KilledByUs && e.ByPerson {
 		return p
 	}
 	p.NoProgress = true

@@ -275,6 +275,17 @@ func TestProgressBreaker(t *testing.T) {
 		{"not a handoff agent", exited(1, time.Minute), session(func(st *state.State) { st.NoProgress = 2 }), Backoff, false, false},
 		{"the user's own exit is no failure", handoff(exited(0, time.Minute)), session(func(st *state.State) { st.NoProgress = 2 }), Stop, false, false},
 		{"superclaude stopped", with(handoff(exited(143, time.Minute)), func(e *Exit) { e.StopRequested = true }), session(func(st *state.State) { st.NoProgress = 2 }), Stop, false, false},
+		// Regression: three `+session restart --now` typed within 20 s
+		// halted the session as "no progress" — superclaude's own kills,
+		// at the person's request. The agent asking from inside its own
+		// tree, or the overflow check, still counts.
+		{"killed for a restart the person asked for", with(handoff(exited(143, 5*time.Second)), func(e *Exit) { e.KilledByUs, e.ByPerson = true, true }),
+			session(func(st *state.State) { st.KillRequested, st.RestartPrompt, st.NoProgress = true, "p", 2 }), Fresh, false, false},
+		{"…a resume the person asked for", with(handoff(exited(143, 5*time.Second)), func(e *Exit) { e.KilledByUs, e.ByPerson = true, true }),
+			session(func(st *state.State) { st.NoProgress = 2 }), Resume, false, false},
+		{"killed for a restart the agent asked for", with(handoff(exited(143, 5*time.Second)), func(e *Exit) { e.KilledByUs = true }),
+			session(func(st *state.State) { st.KillRequested, st.RestartPrompt, st.NoProgress = true, "p", 2 }), Stop, false, true},
+		{"a crash after the person's restarts", handoff(exited(1, time.Minute)), session(func(st *state.State) { st.NoProgress = 2 }), Stop, false, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := Decide(tc.exit, tc.st, DefaultPolicy)
@@ -285,6 +296,11 @@ func TestProgressBreaker(t *testing.T) {
 				t.Fatalf("halt without a readable reason: %+v", p)
 			}
 		})
+	}
+	// The restart-rate breaker still counts the person's restarts.
+	loop := with(handoff(exited(143, time.Second)), func(e *Exit) { e.KilledByUs, e.ByPerson, e.RecentRestarts = true, true, 10 })
+	if p := Decide(loop, session(nil), DefaultPolicy); p.Action != Stop || p.Cause != CauseRestartLoop {
+		t.Fatalf("ten restarts the person asked for within the window: %+v", p)
 	}
 	off := DefaultPolicy
 	off.MaxNoProgress = 0

@@ -108,7 +108,7 @@ func (s *Supervisor) Restart(reason string, now bool) error {
 		reason = "restart asked for by the program"
 	}
 	if s.cfg.Store != nil && s.mine() != nil {
-		_, err := s.restartSession(restartRequest{Reason: reason, Now: now})
+		_, err := s.restartSession(restartRequest{Reason: reason, Now: now, ByPerson: true})
 		return err
 	}
 	if s.currentAgent() == nil {
@@ -119,14 +119,14 @@ func (s *Supervisor) Restart(reason string, now bool) error {
 		if status == StatusUnknown && !now {
 			reason += "; " + s.turnUnknown()
 		}
-		return s.restartNow(reason, nil)
+		return s.restartNow(reason, nil, true)
 	}
 	if s.restartTaken() {
 		return errRestartTaken
 	}
 	guard.Go(func() {
 		waited, _ := s.awaitTurn(s.cfg.Policy.TurnWait)
-		s.restartNow(reason, map[string]any{"waitedMs": waited.Milliseconds()})
+		s.restartNow(reason, map[string]any{"waitedMs": waited.Milliseconds()}, true)
 	})
 	return nil
 }

@@ -81,14 +81,20 @@ func TestTheAgentsDescendantsAreNotTakenForAGoneAgents(t *testing.T) {
 		name string
 		pid  int
 		gone bool
+		who  requester
 	}{
-		{"the agent", ag.PID(), false},
-		{"the agent's child", hook, false},
-		{"the supervisor's other child", leftover.Process.Pid, true},
-		{"a shell outside", os.Getppid(), false},
+		{"the agent", ag.PID(), false, inAgent},
+		{"the agent's child", hook, false, inAgent},
+		{"the supervisor's other child", leftover.Process.Pid, true, inGoneAgent},
+		{"a shell outside", os.Getppid(), false, outsideTree},
+		{"no peer credentials", 0, false, requesterUnknown},
 	} {
 		if got := s.fromGoneAgent(tc.pid); got != tc.gone {
 			t.Errorf("%s (pid %d): from a gone agent %v, want %v", tc.name, tc.pid, got, tc.gone)
+		}
+		// Only a request from outside is the person's (Exit.ByPerson).
+		if got := s.requesterOf(tc.pid); got != tc.who {
+			t.Errorf("%s (pid %d): requester %d, want %d", tc.name, tc.pid, got, tc.who)
 		}
 	}
 }

@@ -60,10 +60,11 @@ func (s *Supervisor) restartTaken() bool {
 	return s.current != nil && s.restartOf == s.current
 }
 
-// kill asks the watchdog to kill the agent for the restart; false when
-// the agent has ended meanwhile.
-func (c *restartClaim) kill(reason string) bool {
-	c.killed = c.s.requestRestart(reason)
+// kill asks the watchdog to kill the agent for the restart, which the
+// person asked for when byPerson; false when the agent has ended
+// meanwhile.
+func (c *restartClaim) kill(reason string, byPerson bool) bool {
+	c.killed = c.s.requestRestart(reason, byPerson)
 	return c.killed
 }
 

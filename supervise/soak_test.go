@@ -269,7 +269,7 @@ func TestSoak(t *testing.T) {
 		if i == min(1000, *soakRestarts/2) {
 			warm = at("warmed up")
 		}
-		if !s.requestRestart("soak") {
+		if !s.requestRestart("soak", false) {
 			t.Fatalf("restart %d: no agent running", i)
 		}
 	}

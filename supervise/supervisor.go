@@ -222,8 +222,11 @@ type Supervisor struct {
 	asInit      bool
 	termPending atomic.Bool
 	killedByUs  atomic.Bool
-	crashLoop   atomic.Bool
-	socket      string
+	// killForPerson: the kill killedByUs marks was asked for by the
+	// person (Exit.ByPerson).
+	killForPerson atomic.Bool
+	crashLoop     atomic.Bool
+	socket        string
 }
 
 // Run supervises the agent until it stops for good and returns how. It is
@@ -533,7 +536,7 @@ func (s *Supervisor) onSignal(sig syscall.Signal) {
 	case syscall.SIGUSR1:
 		// The seeds' `kill -USR1 $WATCHDOG_PID`: restart the agent, once
 		// it has finished its turn.
-		s.restartAfterTurn("SIGUSR1")
+		s.restartAfterTurn("SIGUSR1", true)
 	case syscall.SIGTERM:
 		s.onTerm()
 	default:
@@ -542,13 +545,16 @@ func (s *Supervisor) onSignal(sig syscall.Signal) {
 }
 
 // requestRestart kills the agent from outside; what starts next is decided
-// from the session's state once it has exited. It reports false when no
-// agent is running.
-func (s *Supervisor) requestRestart(reason string) bool {
+// from the session's state once it has exited. byPerson says the person
+// asked for it (Exit.ByPerson). It reports false when no agent is
+// running.
+func (s *Supervisor) requestRestart(reason string, byPerson bool) bool {
 	s.killedByUs.Store(true)
+	s.killForPerson.Store(byPerson)
 	ok := s.wd.Kill(watchdog.Request{Reason: reason})
 	if !ok {
 		s.killedByUs.Store(false)
+		s.killForPerson.Store(false)
 	}
 	s.log.Info("restart requested", "reason", reason, "agent-running", ok)
 	return ok

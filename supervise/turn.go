@@ -194,27 +194,27 @@ func (s *Supervisor) noteStatus(status string) {
 // turn (at most Policy.TurnWait), without writing a restart request: what
 // starts next is decided from the state (SIGUSR1, the seeds' watchdog
 // signal). The wait is recorded in the event log.
-func (s *Supervisor) restartAfterTurn(reason string) {
+func (s *Supervisor) restartAfterTurn(reason string, byPerson bool) {
 	guard.Go(func() {
 		var waited time.Duration
 		if s.cfg.Policy.TurnWait > 0 {
 			waited, _ = s.awaitTurn(s.cfg.Policy.TurnWait)
 		}
-		s.restartNow(reason, map[string]any{"waitedMs": waited.Milliseconds()})
+		s.restartNow(reason, map[string]any{"waitedMs": waited.Milliseconds()}, byPerson)
 	})
 }
 
 // restartNow kills the agent for a restart that writes no request — what
 // starts next is decided from the state — and records it in the event log
 // with fields. A request the agent's one restart refuses (restartclaim.go)
-// writes nothing.
-func (s *Supervisor) restartNow(reason string, fields map[string]any) error {
+// writes nothing. byPerson says the person asked for it (Exit.ByPerson).
+func (s *Supervisor) restartNow(reason string, fields map[string]any, byPerson bool) error {
 	claim, err := s.takeRestart()
 	if err != nil {
 		s.log.Info(refusedRestart(reason, err))
 		return err
 	}
-	if !claim.kill(reason) {
+	if !claim.kill(reason, byPerson) {
 		claim.end(false)
 		return errNoAgent
 	}
