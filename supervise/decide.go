@@ -346,7 +346,7 @@ func decide(e Exit, st *state.State, pol Policy) Plan {
 		return p
 	}
 	if e.KilledByUs {
-		p := restart("restart requested", st)
+		p := restart("a restart was asked for", st)
 		p.Cause = CauseRestarted
 		return p
 	}

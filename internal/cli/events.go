@@ -96,8 +96,13 @@ func Who(actor string) string {
 }
 
 // Describe says what an event records, for a person: what happened, then
-// why, in words. It is what +why and the dashboard's LAST EVENT show.
+// why, in words, each clause once (sayOnce). It is what +why and the
+// dashboard's LAST EVENT show.
 func Describe(ev state.Event) string {
+	return sayOnce(describe(ev))
+}
+
+func describe(ev state.Event) string {
 	switch ev.Kind {
 	case "transition":
 		return describeTransition(ev.Reason, ev.Changes)
@@ -256,12 +261,11 @@ func headline(reason string) (text string, covered []string, ok bool) {
 		return "a restart was asked for: the next agent starts with a fresh context and the continuation prompt",
 			[]string{"killRequested", "restartPrompt", "sessionId"}, true
 	case reason == "reset: the progress breaker re-armed":
-		return "re-armed (+session reset): superclaude restarts the agent again when it ends", []string{"halted"}, true
+		return "+session reset: superclaude restarts the agent again when it ends", []string{"halted"}, true
 	case reason == "deactivate":
 		return "the skill completed the session", []string{"lifecycle"}, true
 	case strings.HasPrefix(reason, "halted: "):
-		return "HALTED, superclaude no longer restarts the agent: " + strings.TrimPrefix(reason, "halted: ") +
-			" (+session reset re-arms it)", []string{"halted", "lastExit"}, true
+		return haltedPhrase(strings.TrimPrefix(reason, "halted: ")), []string{"halted", "lastExit"}, true
 	case reason == "supervisor start: "+chosenConversation:
 		return "superclaude started, on the conversation you chose", []string{"lifecycle", "pid", "sessionId"}, true
 	case strings.HasPrefix(reason, "phase "):
@@ -284,6 +288,12 @@ func describeTransition(reason string, changes map[string][2]any) string {
 		}
 	}
 	var phrases []string
+	if p, fields := decisionPhrase(changes); p != "" {
+		phrases = append(phrases, p)
+		for _, f := range fields {
+			covered[f] = true
+		}
+	}
 	for _, k := range orderedKeys(changes) {
 		if covered[k] {
 			continue
@@ -300,6 +310,30 @@ func describeTransition(reason string, changes map[string][2]any) string {
 		return head
 	}
 	return head + ": " + what
+}
+
+// decisionPhrase words, as one, the writes of a decision for a fresh
+// start with the continuation prompt (supervise's applyPlan): the restart
+// request cleared, the prompt handed over, the session restarting, and
+// the marker that tells the new agent its predecessor saved its work —
+// four fields, one thing that happened, which field by field made a line
+// of five clauses. It returns the fields it says.
+func decisionPhrase(changes map[string][2]any) (string, []string) {
+	h, ok := changes["handoff"]
+	if !ok || h[1] == nil || h[1] == "" {
+		return "", nil
+	}
+	if l, ok := changes["lifecycle"]; !ok || l[1] != string(state.Restarting) {
+		return "", nil
+	}
+	return "a fresh start with the continuation prompt; the new agent will be told its predecessor saved its work",
+		[]string{"handoff", "lifecycle", "restartPrompt", "killRequested", "sessionId"}
+}
+
+// haltedPhrase says that superclaude stopped restarting the agent, why,
+// and what starts it again.
+func haltedPhrase(why string) string {
+	return "HALTED: superclaude no longer restarts the agent (" + why + "); superclaude +session reset lets it restart again"
 }
 
 // plainReason drops from a reason what Who already says (the hook's or
@@ -383,10 +417,7 @@ func fieldPhrase(field string, old, new any) string {
 		}
 		return "the agent is in conversation " + shortID(n)
 	case "lifecycle":
-		return or(map[string]string{
-			"active": "active", "completed": "completed", "dehydrating": "saving what the agent was doing",
-			"restarting": "restarting the agent", "resuming": "resuming the conversation",
-		}[n], "now "+n)
+		return lifecyclePhrase(o, n)
 	case "overflowed":
 		if set {
 			return "the context window is full: tools are refused until the agent saves its work and restarts"
@@ -434,9 +465,9 @@ func fieldPhrase(field string, old, new any) string {
 		return "the " + o + " is over"
 	case "halted":
 		if set {
-			return "HALTED, superclaude no longer restarts the agent: " + n + " (+session reset re-arms it)"
+			return haltedPhrase(n)
 		}
-		return "re-armed"
+		return "superclaude restarts the agent again when it ends"
 	case "lastExit":
 		return "the agent " + or(map[string]string{
 			"crash": "crashed", "limit": "stopped at a usage limit", "no-progress": "ended without making progress",
@@ -459,6 +490,33 @@ func fieldPhrase(field string, old, new any) string {
 		return "" // which prompt a turn's end answers: the reason says it
 	}
 	return field + " changed"
+}
+
+// lifecyclePhrase words where a session moved in its life, from old to
+// new — a sentence, never the bare state word ("active" said nothing on
+// the dashboard's LAST EVENT).
+func lifecyclePhrase(old, new string) string {
+	switch state.Lifecycle(new) {
+	case state.Active:
+		switch state.Lifecycle(old) {
+		case state.Resuming:
+			return "the conversation is resumed"
+		case state.Restarting:
+			return "the fresh agent took the session up"
+		case "":
+			return "the session is in use"
+		}
+		return "the session is in use again"
+	case state.Completed:
+		return "the session is completed"
+	case state.Dehydrating:
+		return "the agent is saving what it was doing"
+	case state.Restarting:
+		return "restarting the agent"
+	case state.Resuming:
+		return "resuming the conversation"
+	}
+	return "the session is now " + new
 }
 
 // pendingPhrase words a change of the person's prompts no turn has
@@ -546,4 +604,79 @@ func short(v any) string {
 		s = fmt.Sprintf("%q", str)
 	}
 	return s
+}
+
+// clauseSeps are where a line of Describe's is cut into clauses, for
+// sayOnce.
+var clauseSeps = []string{" — ", "; ", ": ", ", "}
+
+// sayOnce drops from line every clause said already: one equal to an
+// earlier clause, or of three words or more and found whole (at word
+// boundaries) in an earlier one. A line is put together from an event's
+// parts — what happened, the decision, its reason — that often say the
+// same thing ("restart requested; resuming the conversation: the agent
+// was restarted; resuming the conversation"). A dropped clause takes the
+// separator before it with it.
+func sayOnce(line string) string {
+	type clause struct{ sep, text string }
+	var cs []clause
+	sep := ""
+	for rest := line; ; {
+		i, width := -1, 0
+		for _, s := range clauseSeps {
+			if j := strings.Index(rest, s); j >= 0 && (i < 0 || j < i) {
+				i, width = j, len(s)
+			}
+		}
+		if i < 0 {
+			cs = append(cs, clause{sep, rest})
+			break
+		}
+		cs = append(cs, clause{sep, rest[:i]})
+		sep, rest = rest[i:i+width], rest[i+width:]
+	}
+	var b strings.Builder
+	var said []string
+	for _, c := range cs {
+		t := strings.ToLower(strings.TrimSpace(c.text))
+		if t != "" && saidIn(t, said) {
+			continue
+		}
+		said = append(said, t)
+		if b.Len() > 0 {
+			b.WriteString(c.sep)
+		}
+		b.WriteString(c.text)
+	}
+	return b.String()
+}
+
+// saidIn reports whether clause t was said in one of said: the same, or,
+// three words or more, a part of one at word boundaries.
+func saidIn(t string, said []string) bool {
+	long := len(strings.Fields(t)) >= 3
+	for _, s := range said {
+		if s == t {
+			return true
+		}
+		if !long {
+			continue
+		}
+		for i := strings.Index(s, t); i >= 0; {
+			end := i + len(t)
+			if (i == 0 || !isWordByte(s[i-1])) && (end == len(s) || !isWordByte(s[end])) {
+				return true
+			}
+			j := strings.Index(s[i+1:], t)
+			if j < 0 {
+				break
+			}
+			i += 1 + j
+		}
+	}
+	return false
+}
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c >= 0x80
 }

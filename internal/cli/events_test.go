@@ -50,7 +50,7 @@ func TestEventsAreSaidInWords(t *testing.T) {
 		{"halted",
 			state.Event{Actor: "supervisor", Kind: "transition", Reason: "halted: 11 restarts in 10m",
 				Changes: map[string][2]any{"halted": {nil, "11 restarts in 10m"}}},
-			"HALTED, superclaude no longer restarts the agent: 11 restarts in 10m (+session reset re-arms it)"},
+			"HALTED: superclaude no longer restarts the agent (11 restarts in 10m); superclaude +session reset lets it restart again"},
 		{"a pane moves on",
 			state.Event{Actor: "session activate", Kind: "transition", Reason: "pane work:main:A claimed by other",
 				Changes: map[string][2]any{"fleetPaneId": {"work:main:A", nil}}},
@@ -111,6 +111,36 @@ func TestEventsAreSaidInWords(t *testing.T) {
 			state.Event{Actor: "supervisor", Kind: "restart", Reason: "restart asked for from the dashboard", Detail: map[string]any{"waitedMs": 3200.0}},
 			"a restart was asked for (waited 3.2 s for the agent to finish its turn) — restart asked for from the dashboard"},
 		{"a resume choice", state.Event{Actor: "supervisor", Kind: "resume-choice", Reason: "new"}, "the person chose: a new conversation"},
+		// Issue 19's "Words": the dashboard's LAST EVENT and +why's last
+		// line said the bare word "active"; one restart asked for from
+		// the dashboard said "resuming the conversation" twice in a line,
+		// and a fresh restart's decision was five clauses, cut mid-word
+		// on the dashboard.
+		{"a resumed conversation is bound: no bare state word",
+			state.Event{Actor: "supervisor", Kind: "transition", Reason: "status line",
+				Changes: map[string][2]any{"lifecycle": {"resuming", "active"}}},
+			"the conversation is resumed"},
+		{"a fresh agent takes the session up",
+			state.Event{Actor: "session activate", Kind: "transition", Reason: "activate",
+				Changes: map[string][2]any{"lifecycle": {"restarting", "active"}, "overflowed": {true, false}}},
+			"the session was activated: the context window is no longer marked full"},
+		{"the decision to resume, said once",
+			state.Event{Actor: "supervisor", Kind: "transition", Reason: "a restart was asked for; resuming the conversation",
+				Changes: map[string][2]any{"lastExit": {"user-exit", "restarted"}, "lifecycle": {"active", "resuming"}}},
+			"a restart was asked for; resuming the conversation: the agent was restarted"},
+		{"the decision to start fresh with the continuation prompt, in one clause",
+			state.Event{Actor: "supervisor", Kind: "transition", Reason: "a restart was asked for: a fresh start with the continuation prompt",
+				Changes: map[string][2]any{"killRequested": {true, false}, "lifecycle": {"active", "restarting"},
+					"restartPrompt": {"/superclaude:session continue --session work", nil}, "handoff": {nil, "a restart was asked for"}}},
+			"a restart was asked for: a fresh start with the continuation prompt; the new agent will be told its predecessor saved its work"},
+		{"the agent stopped for a restart that resumes, said once",
+			state.Event{Actor: "supervisor", Kind: "agent-exit", Reason: "a restart was asked for; resuming the conversation",
+				Detail: map[string]any{"exit": "exited with 143", "killedByUs": true, "decision": "resume"}},
+			"the agent exited with 143, stopped by superclaude; next: resuming the conversation — a restart was asked for"},
+		{"the progress breaker let go by +session reset",
+			state.Event{Actor: "session reset", Kind: "transition", Reason: "reset: the progress breaker re-armed",
+				Changes: map[string][2]any{"halted": {"no progress", nil}}},
+			"+session reset: superclaude restarts the agent again when it ends"},
 		{"conversation unknown, as a transition",
 			state.Event{Actor: "supervisor", Kind: "transition", Reason: "conversation unknown",
 				Changes: map[string][2]any{"conversationUnknown": {nil, "gemini was started with --resume latest"}}},
@@ -123,9 +153,12 @@ func TestEventsAreSaidInWords(t *testing.T) {
 			}
 			line := FormatEvent(tc.ev)
 			// No field name of the state file, no raw diff arrow, no Go
-			// value syntax on the person's line.
-			if m := regexp.MustCompile(`sessionId|killRequested|fleetPaneId|restartPrompt|overflowed:|: false|→|<nil>|e\+0`).FindString(line); m != "" {
+			// value syntax, no implementation's word on the person's line.
+			if m := regexp.MustCompile(`sessionId|killRequested|fleetPaneId|restartPrompt|overflowed:|: false|→|<nil>|e\+0|breaker|re-arm|heartbeat`).FindString(line); m != "" {
 				t.Errorf("FormatEvent shows %q: %s", m, line)
+			}
+			if strings.TrimSpace(got) == "active" || strings.HasSuffix(got, ": active") {
+				t.Errorf("Describe says the bare state word: %q", got)
 			}
 		})
 	}
@@ -151,5 +184,24 @@ func TestVerboseKeepsTheRawEvent(t *testing.T) {
 	ev = state.Event{Time: time.Now(), Actor: "supervisor", Kind: "agent-exit", Reason: "r", Detail: map[string]any{"exit": "exited with 1"}}
 	if got := FormatEventVerbose(ev); !strings.Contains(got, `agent-exit: r (exit="exited with 1")`) {
 		t.Errorf("verbose: %s", got)
+	}
+}
+
+// sayOnce drops a clause said already in the line — the same, or found
+// whole in an earlier one — but never a clause that only looks like one
+// ("exited with 1" is not said by "exited with 143").
+func TestSayOnce(t *testing.T) {
+	for in, want := range map[string]string{
+		"restart requested; resuming the conversation: the agent was restarted; resuming the conversation": "restart requested; resuming the conversation: the agent was restarted",
+		"a restart was asked for — a restart was asked for":                                                "a restart was asked for",
+		"the agent exited with 143; the agent exited with 1":                                               "the agent exited with 143; the agent exited with 1",
+		"now in phase Phase 2: Build":                                                                      "now in phase Phase 2: Build",
+		"a fresh start with the prompt: a fresh start":                                                     "a fresh start with the prompt",
+		"no: no": "no",
+		"":       "",
+	} {
+		if got := sayOnce(in); got != want {
+			t.Errorf("sayOnce(%q) = %q, want %q", in, got, want)
+		}
 	}
 }
