@@ -610,3 +610,41 @@ func TestProblemsAndEmptyListAreShown(t *testing.T) {
 		t.Fatalf("calls on an empty list: %v", h.src.calls)
 	}
 }
+
+// Regression (issue 19's "Words"): LAST EVENT was cut at the screen's
+// edge mid-word ("… this one is do…"); +why's lines too. A cut ends at a
+// word boundary, with "…", and the line still fits.
+func TestViewCutsLastEventAtAWordBoundary(t *testing.T) {
+	event := "a skill's session took over (/tmp/proj/sessions/work): this one is done"
+	h := newHarness(t, []Row{{Session: "s", Dir: "s", Status: Running, LastEvent: event}})
+	h.send(tea.WindowSizeMsg{Width: 100, Height: 10})
+	var row string
+	for _, l := range strings.Split(h.m.View().Content, "\n") {
+		if strings.HasPrefix(l, "> s") {
+			row = l
+		}
+	}
+	if w := ansi.StringWidth(row); w > 100 {
+		t.Fatalf("row of width %d on a 100-column screen: %q", w, row)
+	}
+	cut, ok := strings.CutSuffix(row, "…")
+	if !ok {
+		t.Fatalf("the row is not cut: %q", row)
+	}
+	last := cut[strings.Index(cut, "a skill's"):]
+	if next := event[len(last):]; !strings.HasPrefix(event, last) || next[0] >= 'a' && next[0] <= 'z' {
+		t.Fatalf("cut mid-word: %q (from %q)", last, event)
+	}
+	for in, want := range map[string]string{
+		"restarting the agent; the continuation prompt was handed": "restarting the agent…",
+		"short":                  "short",
+		"averyveryverylongword!": "averyveryverylongwor…",
+	} {
+		if got := cutWords(in, 21); got != want {
+			t.Errorf("cutWords(%q, 21) = %q, want %q", in, got, want)
+		}
+	}
+	if got := cutWords("one two, three", 10); got != "one two…" {
+		t.Errorf("cutWords(\"one two, three\", 10) = %q, want %q", got, "one two…")
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
@@ -243,6 +245,7 @@ func (m Model) draw() string {
 	b.WriteByte('\n')
 	for i, r := range visible {
 		cells, w := m.cells[m.top+i], 2+m.lineWidths[m.top+i]
+		cells, w = m.fitLast(cells, w)
 		if m.top+i == m.sel {
 			b.WriteString(m.styles.selected.Styled(m.cut("> "+joinCells(cells, nil), w)))
 		} else {
@@ -399,20 +402,67 @@ func joinCells(cells []string, style map[int]ansi.Style) string {
 	return b.String()
 }
 
-// fit cuts a plain line to the screen's width and styles it.
+// fit cuts a plain line to the screen's width, at a word boundary
+// (cutWords), and styles it.
 func (m Model) fit(s ansi.Style, line string) string {
 	if m.width > 0 {
-		line = ansi.Truncate(line, m.width, "…")
+		line = cutWords(line, m.width)
 	}
 	return s.Styled(line)
 }
 
-// fitLine cuts a line that may hold styled cells to the screen's width.
+// fitLine cuts a plain line to the screen's width, at a word boundary.
 func (m Model) fitLine(line string) string {
 	if m.width > 0 {
-		return ansi.Truncate(line, m.width, "…")
+		return cutWords(line, m.width)
 	}
 	return line
+}
+
+// fitLast cuts a row's last cell, LAST EVENT, at a word boundary so that
+// the row of width w fits the screen; the columns before it are left to
+// cut when even they do not fit. It returns the cells and their width.
+func (m Model) fitLast(cells []string, w int) ([]string, int) {
+	if m.width <= 0 || w <= m.width || len(cells) == 0 {
+		return cells, w
+	}
+	last := cells[len(cells)-1]
+	lw := ansi.StringWidth(last)
+	room := m.width - (w - lw)
+	if room < minLastEvent {
+		return cells, w
+	}
+	cut := cutWords(last, room)
+	out := append(append([]string(nil), cells[:len(cells)-1]...), cut)
+	return out, w - lw + ansi.StringWidth(cut)
+}
+
+// minLastEvent is the least room worth giving LAST EVENT a word-cut
+// in; less, and the row is cut at the screen's edge.
+const minLastEvent = 8
+
+// cutWords cuts plain text to width cells, ending "…": at the last word
+// boundary that keeps at least half of it, so that no word is cut in two
+// (a line cut mid-word reads as a different word), and without the comma
+// or colon the cut leaves at its end. A single word too long for the
+// width is cut where the width ends.
+func cutWords(s string, width int) string {
+	if ansi.StringWidth(s) <= width {
+		return s
+	}
+	if width <= 1 {
+		return ansi.Truncate(s, width, "")
+	}
+	t := ansi.Truncate(s, width-1, "")
+	// Cut at a space, unless what follows t is no letter nor digit:
+	// then t ends a whole word already.
+	if r, _ := utf8.DecodeRuneInString(s[len(t):]); unicode.IsLetter(r) || unicode.IsDigit(r) {
+		if i := strings.LastIndexByte(t, ' '); i >= len(t)/2 {
+			t = t[:i]
+		}
+	}
+	t = strings.TrimRight(t, " ,;:—·-")
+	return t + "…"
 }
 
 // cut is fitLine for a line whose width w is known: one that fits is left
