@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -174,6 +175,10 @@ func runHelp(c *cobra.Command, root *cobra.Command, args []string) error {
 	if len(args) == 1 && args[0] == "codes" {
 		return cli.WriteCodes(c.OutOrStdout(), "")
 	}
+	topic := ""
+	if len(args) > 0 {
+		topic = args[0]
+	}
 	if len(args) > 0 && !strings.HasPrefix(args[0], cli.Prefix) {
 		// +help status means +help +status.
 		args = append([]string{cli.Prefix + args[0]}, args[1:]...)
@@ -186,9 +191,30 @@ func runHelp(c *cobra.Command, root *cobra.Command, args []string) error {
 		if target != nil && target != root {
 			return unknownCommand(target, rest[0])
 		}
-		return unknownCommand(root, args[0])
+		return noHelpTopic(root, topic)
 	}
 	return target.Help()
+}
+
+// noHelpTopic says that +help knows no topic word, and which it knows:
+// "+nosuch is not a superclaude command" answered a question nobody
+// asked (the person typed nosuch, and asked for help, not a command).
+func noHelpTopic(root *cobra.Command, word string) error {
+	var names []string
+	for _, c := range root.Commands() {
+		if !c.Hidden && c.Name() != cli.Prefix+"help" {
+			names = append(names, strings.TrimPrefix(c.Name(), cli.Prefix))
+		}
+	}
+	sort.Strings(names)
+	msg := fmt.Sprintf("there is no help topic %s", strings.TrimPrefix(word, cli.Prefix))
+	if s := cli.Suggest(strings.TrimLeft(word, cli.Prefix), names); s != "" {
+		msg += fmt.Sprintf("; did you mean %s?", s)
+	} else {
+		msg += "."
+	}
+	cli.Say(os.Stderr, msg+" The topics are codes (what every mark on screen means) and the commands: "+strings.Join(names, ", "))
+	return exitCode(2)
 }
 
 // newCompletionCmd is +completion: the shells' completion scripts.

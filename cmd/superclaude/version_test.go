@@ -80,7 +80,7 @@ func TestCompletionAndTypos(t *testing.T) {
 		want string
 	}{
 		{[]string{"+session", "lsit"}, 2, "lsit is not a +session command; did you mean list?"},
-		{[]string{"+help", "stauts"}, 2, "did you mean +status?"},
+		{[]string{"+help", "stauts"}, 2, "there is no help topic stauts; did you mean status?"},
 		{[]string{"+help", "session", "actvate"}, 2, "did you mean activate?"},
 		{[]string{"+help", "status"}, 0, "every sessions directory"},
 		{[]string{"+help", "session", "list"}, 0, "list the sessions"},
