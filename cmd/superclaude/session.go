@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -27,12 +28,13 @@ func newSessionCmd() *cobra.Command {
 	f := &sessionFlags{}
 	cmd := &cobra.Command{
 		Use:   "+session",
-		Short: "read and change session state (replaces session.sh)",
+		Short: "read and change a session: what skills and superclaude know of one piece of work",
 		Long: `Session state lives in a sessions directory: $SUPERCLAUDE_SESSIONS_DIR
 when set, else ./sessions when it exists, else ~/.local/state/superclaude/sessions;
 one directory per session holding .state.json. Commands other than activate,
-list and show act on this pane's session, or the session of the supervisor
-named by $CLAUDE_SUPERVISOR_PID, unless --session names one.`,
+list and show act on the session of the agent they run under (its Bash
+tool, a shell it opened), else on this tmux pane's, unless --session names
+one; show takes the session as its argument too.`,
 		// An unknown subcommand is an error, as an unknown +command is,
 		// not the help with exit 0.
 		Args: cobra.ArbitraryArgs,
@@ -57,7 +59,7 @@ named by $CLAUDE_SUPERVISOR_PID, unless --session names one.`,
 func newSessionActivateCmd(f *sessionFlags) *cobra.Command {
 	return &cobra.Command{
 		Use:   "activate <dir> [skill]",
-		Short: "create or take over a session for a skill (default: the session's own), owned by this supervisor and pane",
+		Short: "create a session, or take one over, for a skill: it becomes this agent's and this pane's (without a skill it keeps its own)",
 		Args:  cobra.RangeArgs(1, 2),
 		RunE:  func(c *cobra.Command, args []string) error { return runSessionActivate(c, f, args) },
 	}
@@ -89,7 +91,7 @@ func runSessionActivate(c *cobra.Command, f *sessionFlags, args []string) error 
 func newSessionFindCmd(f *sessionFlags) *cobra.Command {
 	return &cobra.Command{
 		Use:   "find",
-		Short: "print this pane's or this supervisor's session directory (read-only)",
+		Short: "print the directory of this agent's or this pane's session; changes nothing",
 		Args:  cobra.NoArgs,
 		RunE:  func(c *cobra.Command, args []string) error { return runSessionFind(c.OutOrStdout(), f) },
 	}
@@ -106,7 +108,7 @@ func runSessionFind(out io.Writer, f *sessionFlags) error {
 func newSessionPhaseCmd(f *sessionFlags) *cobra.Command {
 	return &cobra.Command{
 		Use:   "phase <name>",
-		Short: "record the current phase (clears loading, resets heartbeat counters)",
+		Short: "record the phase the skill is in (the status line shows it; the reminders to log count from here)",
 		Args:  cobra.ExactArgs(1),
 		RunE:  func(c *cobra.Command, args []string) error { return runSessionPhase(c.OutOrStdout(), f, args[0]) },
 	}
@@ -168,7 +170,7 @@ func newSessionRestartCmd(f *sessionFlags) *cobra.Command {
 	var r restartFlags
 	cmd := &cobra.Command{
 		Use:   "restart",
-		Short: "ask the session's supervisor for an overflow restart: it kills the agent and starts it fresh with /superclaude:session continue",
+		Short: "restart the session's agent with a fresh context: its work is saved, and the new agent carries on from it",
 		Long: `Ask the live supervisor that owns the session (this agent's own, or the one
 --session names, from any shell of the same user) to restart its agent: the
 supervisor saves the agent's context (DEHYDRATED_CONTEXT.md, unless the agent
@@ -218,7 +220,7 @@ func runSessionRestart(c *cobra.Command, f *sessionFlags, r restartFlags) error 
 func newSessionUpdateCmd(f *sessionFlags) *cobra.Command {
 	return &cobra.Command{
 		Use:   "update key=value…",
-		Short: "set fields (values are JSON when they parse as the field's type, else strings)",
+		Short: "set fields of the session's .state.json (key=value; a value is JSON when it reads as the field's kind, else text)",
 		Args:  cobra.MinimumNArgs(1),
 		RunE:  func(c *cobra.Command, args []string) error { return runSessionUpdate(c.OutOrStdout(), f, args) },
 	}
@@ -269,7 +271,7 @@ func runSessionList(out io.Writer, f *sessionFlags) error {
 func newSessionShowCmd(f *sessionFlags) *cobra.Command {
 	return &cobra.Command{
 		Use:   "show [session]",
-		Short: "print a session's state file",
+		Short: "print a session's .state.json: the one named, else this agent's or this pane's",
 		Args:  cobra.MaximumNArgs(1),
 		RunE:  func(c *cobra.Command, args []string) error { return runSessionShow(c.OutOrStdout(), f, args) },
 	}
@@ -281,6 +283,10 @@ func runSessionShow(out io.Writer, f *sessionFlags, args []string) error {
 		which = args[0]
 	}
 	sess, err := sessions.Lookup("session show", which)
+	if nh := (*sessions.NoSessionHere)(nil); errors.As(err, &nh) {
+		// The README's +session show [NAME]: the name is its argument.
+		nh.Name = "name one: superclaude +session show NAME (superclaude +status lists them)"
+	}
 	if err != nil {
 		return err
 	}
@@ -298,7 +304,7 @@ func runSessionShow(out io.Writer, f *sessionFlags, args []string) error {
 func newSessionResetCmd(f *sessionFlags) *cobra.Command {
 	return &cobra.Command{
 		Use:   "reset",
-		Short: "re-arm the progress breaker of a halted session, so that it is resumed and restarted again",
+		Short: "let superclaude restart the agent of a halted session again (it had stopped: too many restarts, or no progress)",
 		Args:  cobra.NoArgs,
 		RunE:  func(c *cobra.Command, args []string) error { return runSessionReset(c.OutOrStdout(), f) },
 	}
@@ -315,7 +321,7 @@ func runSessionReset(out io.Writer, f *sessionFlags) error {
 func newSessionReindexCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "reindex",
-		Short: "rebuild the pane and supervisor lookup index from the state files",
+		Short: "rebuild the index that finds a pane's or an agent's session, from the sessions' .state.json files",
 		Args:  cobra.NoArgs,
 		RunE:  func(c *cobra.Command, args []string) error { return sessions.Reindex() },
 	}

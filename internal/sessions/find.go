@@ -18,6 +18,7 @@ import (
 	"github.com/superclaude/superclaude/internal/envvar"
 	"github.com/superclaude/superclaude/internal/prompts"
 	"github.com/superclaude/superclaude/internal/termtext"
+	"github.com/superclaude/superclaude/internal/tmux"
 	"github.com/superclaude/superclaude/proc"
 	"github.com/superclaude/superclaude/state"
 )
@@ -331,17 +332,25 @@ func fillPrompts(c *cli.Conversation) {
 	}
 }
 
-// noSessionHere says, in words, why a command that acts on "this" session
-// found none, and how to name one. (It used to say "no session for this
-// supervisor (pid N) or pane ("")", where pid N was the calling shell.)
+// NoSessionHere reports that a command that acts on "this" session found
+// none: Why says why, in words, and Name how to name one — --session NAME,
+// unless the command takes the session otherwise (+session show NAME).
+// (It used to say "no session for this supervisor (pid N) or pane ("")",
+// where pid N was the calling shell.)
+type NoSessionHere struct{ Why, Name string }
+
+func (e *NoSessionHere) Error() string { return e.Why + ": " + e.Name }
+
+// noSessionHere is the NoSessionHere of this process.
 func noSessionHere() error {
-	const name = "name one with --session NAME (superclaude +status lists them)"
+	e := &NoSessionHere{Name: "name one with --session NAME (superclaude +status lists them)"}
 	pane, _ := config.PaneID(context.Background())
 	if sup, err := config.Supervisor(); err == nil {
-		return fmt.Errorf("the agent of superclaude pid %d has no session yet (superclaude makes one once claude has started; a skill activates one with +session activate): %s", sup.PID, name)
+		e.Why = fmt.Sprintf("the agent of superclaude pid %d has no session yet (superclaude makes one once claude has started; a skill activates one with +session activate)", sup.PID)
+	} else if pane != "" {
+		e.Why = fmt.Sprintf("this tmux pane (%s) has no session, and this shell runs under no superclaude", tmux.Short(pane))
+	} else {
+		e.Why = "this shell runs under no superclaude and in no tmux pane, so no session is its own"
 	}
-	if pane != "" {
-		return fmt.Errorf("this tmux pane (%s) has no session, and this shell runs under no superclaude: %s", pane, name)
-	}
-	return fmt.Errorf("this shell runs under no superclaude and in no tmux pane, so no session is its own: %s", name)
+	return e
 }
