@@ -270,7 +270,7 @@ func (a *agentService) Serve(ctx context.Context) error {
 				a.result.Message = fmt.Sprintf("superclaude: %s. Not restarting the agent.", p.Halt)
 			case p.Halt != "":
 				a.result.Message = fmt.Sprintf("superclaude: session %s halted, %s. Not restarting it; "+
-					"`superclaude +session reset --session %s` re-arms it.", name, p.Halt, name)
+					"`superclaude +session reset --session %s` lets it restart again.", name, p.Halt, name)
 				s.attention(AttentionHalted, name, "look: the session halted ("+p.Halt+")", time.Time{})
 			}
 			a.result.Message = joinLines(a.result.Message, lostMsg)

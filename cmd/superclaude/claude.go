@@ -15,7 +15,7 @@ import (
 func newStatusLineCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "+statusline",
-		Short: "Claude Code's status line (run by claude): binds the session, prints one line",
+		Short: "Claude Code's status line (run by claude, not by you): records claude's conversation and context in its session, and prints the line",
 		Args:  cobra.ArbitraryArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			return runStatusLine(c.InOrStdin(), c.OutOrStdout())
@@ -35,7 +35,7 @@ func runStatusLine(stdin io.Reader, stdout io.Writer) error {
 func newHookCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:       "+hook <event>",
-		Short:     "Claude Code's hooks (run by claude): " + strings.Join(agentside.HookNames(), ", "),
+		Short:     "Claude Code's hooks (run by claude, not by you): " + strings.Join(agentside.HookNames(), ", "),
 		Args:      cobra.ExactArgs(1),
 		ValidArgs: agentside.HookNames(),
 		RunE: func(c *cobra.Command, args []string) error {
@@ -59,7 +59,7 @@ func newLogCmd() *cobra.Command {
 	var file, which string
 	cmd := &cobra.Command{
 		Use:   "+log",
-		Short: "append stdin to the session's log (replaces log.sh; resets the logging heartbeat)",
+		Short: "append stdin to the session's log file (it counts as logging: the reminders to log wait again)",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			return runLog(file, which, c.InOrStdin(), c.OutOrStdout())
@@ -83,7 +83,7 @@ func runLog(file, which string, stdin io.Reader, stdout io.Writer) error {
 func newPaneIDCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "+pane-id",
-		Short: "print this pane's identity: session:window:label for a pane with a @pane_label, else %N@<tmux socket>@<server start>; empty outside tmux",
+		Short: "print how superclaude knows this tmux pane: session:window:label for a labelled pane (a fleet's), else %N@<tmux socket>@<server start>; nothing outside tmux",
 		Args:  cobra.NoArgs,
 		RunE:  func(c *cobra.Command, args []string) error { return runPaneID(c.OutOrStdout()) },
 	}

@@ -26,8 +26,9 @@ STATE is running, stopped (its supervisor is gone) or stale (its
 supervisor runs but did not answer within a second when asked).
 
 Keys: ↑/↓ or j/k select · enter or a attach to the session's tmux pane ·
-r restart its agent · s stop it (both ask first) · w its +why ·
-u refresh now · q quit.`,
+r restart its agent, resuming its conversation · f restart it with a fresh
+context · s stop it (each asks first) · w why it restarted (+why) ·
+? what every mark means · u refresh now · q quit.`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error { return runDashboard(c.Context(), o, local) },
 	}

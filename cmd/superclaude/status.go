@@ -111,10 +111,11 @@ func newWhyCmd() *cobra.Command {
 	var f whyFlags
 	cmd := &cobra.Command{
 		Use:   "+why [session]",
-		Short: "the session's event log as readable lines: every kill and restart, its reason and actor (default: this pane's session)",
-		Long: `Print a session's event log as readable lines: every transition, kill,
-restart and agent exit, with its cause, reason and actor. The session is a
-name or a session directory; with none, this agent's session or this pane's.
+		Short: "what happened in a session, and why: every start, end and restart of its agent, who asked and why (default: this pane's session)",
+		Long: `Print a session's event log as readable lines: every change of the
+session, every start, end and restart of its agent, with why and who did
+it. The session is a name or a session directory; with none, this agent's
+session or this pane's.
 -f follows the log as it grows; --verbose prints each event as recorded
 (the actor, the reason, every changed field of .state.json with its old and
 new value); --json prints the events as JSON, one per line.`,

@@ -32,7 +32,7 @@ var Codes = []Code{
 	{"dashboard", "restarting, resuming, saving context", "its supervisor is restarting the agent, resuming its conversation, or having it save what it was doing"},
 	{"dashboard", "stale", "its supervisor runs but did not answer within a second when the view asked: it may hang (w: +why)"},
 	{"dashboard", "stopped", "its supervisor has ended; the session can be resumed by starting superclaude in its pane again"},
-	{"dashboard", "halted", "superclaude stopped restarting the agent (it restarted too often, or without progress): w says why; +session reset re-arms it"},
+	{"dashboard", "halted", "superclaude stopped restarting the agent (it restarted too often, or without progress): w says why; +session reset lets it restart the agent again"},
 	{"dashboard", "completed", "no agent works in the session any more: its skill completed it, or a skill's session took over from superclaude's own"},
 	{"dashboard", "held by a shell", "the session was activated by hand (+session activate) in a shell that still runs: no supervisor owns it, so nothing can restart or stop an agent in it, and a superclaude started in its pane starts a session of its own; it is let go when that shell exits"},
 	{"dashboard", "SKILL/PHASE", "the skill working in the session, and its phase"},
