@@ -9,6 +9,7 @@ import (
 	"github.com/superclaude/superclaude/internal/cli"
 	"github.com/superclaude/superclaude/internal/hosts"
 	"github.com/superclaude/superclaude/internal/launch"
+	"github.com/superclaude/superclaude/internal/sessions"
 )
 
 // historyFlags are +history's.
@@ -66,7 +67,7 @@ func runHistory(c *cobra.Command, f historyFlags, args []string) error {
 		return cli.WriteJSON(c.OutOrStdout(), cs)
 	}
 	if len(cs) == 0 {
-		return fmt.Errorf("no conversations recorded for %s", what)
+		return sessions.NoConversation(what, 0, 0)
 	}
 	return cli.WriteHistory(c.OutOrStdout(), cs)
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -283,12 +282,9 @@ func runSessionShow(out io.Writer, f *sessionFlags, args []string) error {
 		which = args[0]
 	}
 	sess, err := sessions.Lookup("session show", which)
-	if nh := (*sessions.NoSessionHere)(nil); errors.As(err, &nh) {
-		// The README's +session show [NAME]: the name is its argument.
-		nh.Name = "name one: superclaude +session show NAME (superclaude +status lists them)"
-	}
 	if err != nil {
-		return err
+		// The README's +session show [NAME]: the name is its argument.
+		return sessions.NameAsArgument(err, "+session show")
 	}
 	if f.asJSON {
 		return cli.WriteSession(out, sess, true)

@@ -181,7 +181,7 @@ func TestSessionByNameFromAnotherDirectory(t *testing.T) {
 	if code == 0 || !strings.Contains(errOut, filepath.Join(b, "sessions", "demo")) {
 		t.Fatalf("+session show --session demo with two: %d %q", code, errOut)
 	}
-	if _, errOut, code = in(elsewhere, "").run("", "+session", "show", "--session", "nowhere"); code == 0 || !strings.Contains(errOut, "nowhere: no such session") {
+	if _, errOut, code = in(elsewhere, "").run("", "+session", "show", "--session", "nowhere"); code == 0 || !strings.Contains(errOut, "there is no session nowhere") {
 		t.Fatalf("+session show --session nowhere: %d %q", code, errOut)
 	}
 }

@@ -28,7 +28,7 @@ func Resume(n int, which string, yes bool, stdin io.Reader, stderr io.Writer) (i
 		return 0, err
 	}
 	if n > len(cs) {
-		return 0, fmt.Errorf("%s has %d conversations; there is no %d", what, len(cs), n)
+		return 0, sessions.NoConversation(what, n, len(cs))
 	}
 	c := cs[n-1]
 	o, args, err := resumeOptions(c)

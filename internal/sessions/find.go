@@ -48,6 +48,9 @@ func Find(s *state.Store, which string) (*state.Session, error) {
 				}
 			}
 		}
+		if errors.Is(err, state.ErrNoSession) {
+			return nil, UnknownSession(which)
+		}
 		return sess, err
 	}
 	sess, err := Mine(s)
@@ -147,7 +150,8 @@ func WhySession(stores []*state.Store, args []string) (*state.Session, error) {
 		if err != nil {
 			return nil, err
 		}
-		return Find(home, "")
+		sess, err := Find(home, "")
+		return sess, NameAsArgument(err, "+why")
 	}
 	sess, err := FindIn(stores, args[0])
 	if errors.Is(err, state.ErrNoSession) {
@@ -194,7 +198,7 @@ func FindIn(stores []*state.Store, which string) (*state.Session, error) {
 	case 1:
 		return found[0], nil
 	case 0:
-		return nil, fmt.Errorf("no session %s in %s: %w", which, cli.Plural(len(stores), "sessions directory", "sessions directories"), state.ErrNoSession)
+		return nil, UnknownSession(which)
 	}
 	var dirs []string
 	for _, sess := range found {
@@ -271,7 +275,8 @@ func Conversations(which string) ([]cli.Conversation, string, error) {
 		} else if sess, err := Mine(s); err == nil {
 			keep, what = func(n, _ string) bool { return n == sess.Name }, "session "+sess.Name
 		} else {
-			return nil, "", fmt.Errorf("not in a pane and no session for this agent: name a session or a pane")
+			return nil, "", errors.New("this shell runs in no tmux pane and under no superclaude, so no conversation is its own: " +
+				"name a session or a pane: superclaude +history NAME (superclaude +status lists them)")
 		}
 	}
 	var evs []state.Event
@@ -345,12 +350,44 @@ func (e *NoSessionHere) Error() string { return e.Why + ": " + e.Name }
 func noSessionHere() error {
 	e := &NoSessionHere{Name: "name one with --session NAME (superclaude +status lists them)"}
 	pane, _ := config.PaneID(context.Background())
-	if sup, err := config.Supervisor(); err == nil {
-		e.Why = fmt.Sprintf("the agent of superclaude pid %d has no session yet (superclaude makes one once claude has started; a skill activates one with +session activate)", sup.PID)
+	if _, err := config.Supervisor(); err == nil {
+		e.Why = "the agent this shell runs under has no session yet (superclaude makes one once the agent has started; a skill activates one with +session activate)"
 	} else if pane != "" {
 		e.Why = fmt.Sprintf("this tmux pane (%s) has no session, and this shell runs under no superclaude", tmux.Short(pane))
 	} else {
 		e.Why = "this shell runs under no superclaude and in no tmux pane, so no session is its own"
 	}
 	return e
+}
+
+// NameAsArgument has err, when it is a NoSessionHere, tell the person to
+// name the session as cmd's argument, as the commands that take it so
+// (+why, +session show) do, rather than by --session, which they lack.
+func NameAsArgument(err error, cmd string) error {
+	if nh := (*NoSessionHere)(nil); errors.As(err, &nh) {
+		nh.Name = "name one: superclaude " + cmd + " NAME (superclaude +status lists them)"
+	}
+	return err
+}
+
+// UnknownSession reports that no session of the person's has the name, or
+// the directory, they gave. It is state.ErrNoSession (errors.Is), which
+// callers test for; its words say only what the person needs: it used to
+// read "no session X in 0 sessions directories: no such session".
+type UnknownSession string
+
+func (e UnknownSession) Error() string {
+	return fmt.Sprintf("there is no session %s (superclaude +status lists yours)", string(e))
+}
+
+// Is makes an UnknownSession a state.ErrNoSession.
+func (e UnknownSession) Is(target error) bool { return target == state.ErrNoSession }
+
+// NoConversation says that what (a session or a pane, as Conversations
+// names it) has no conversation n, when it has had have.
+func NoConversation(what string, n, have int) error {
+	if have == 0 {
+		return fmt.Errorf("%s has had no conversation under superclaude (superclaude +status lists the sessions and their panes)", what)
+	}
+	return fmt.Errorf("%s has had %s (superclaude +history lists them): there is no %d", what, cli.Plural(have, "conversation", "conversations"), n)
 }
