@@ -47,7 +47,7 @@ func TestRestartFromAnotherShell(t *testing.T) {
 	path := filepath.Join(w.sessions, "X", state.StateFile)
 	before, _ := os.ReadFile(path)
 	out, err = w.sc("+session", "restart", "--session", "X")
-	if err == nil || !strings.Contains(out, "no live supervisor owns session X") {
+	if err == nil || !strings.Contains(out, "session X is stopped: no superclaude runs its agent, so nothing was restarted") {
 		t.Fatalf("restart without an owner: %v %s", err, out)
 	}
 	if after, _ := os.ReadFile(path); !bytes.Equal(before, after) {

@@ -332,7 +332,7 @@ func (m Model) key(k string) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		if row.Status == Stopped {
-			m.setNote(true, "cannot %s %s: no live supervisor owns it", verb, row.name())
+			m.setNote(true, "cannot %s %s: it is stopped, no superclaude runs its agent", verb, row.name())
 			return m, nil
 		}
 		if row.NoSupervisor {

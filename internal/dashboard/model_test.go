@@ -460,7 +460,7 @@ func TestRestartOfAStoppedSessionIsRefusedWithoutAsking(t *testing.T) {
 	if h.m.confirm != nil || len(h.src.calls) != 0 {
 		t.Fatalf("asked or sent for a stopped session: %v", h.src.calls)
 	}
-	if !strings.Contains(h.m.View().Content, "cannot restart stuck: no live supervisor owns it") {
+	if !strings.Contains(h.m.View().Content, "cannot restart stuck: it is stopped, no superclaude runs its agent") {
 		t.Fatalf("view:\n%s", h.m.View().Content)
 	}
 }

@@ -172,7 +172,7 @@ func TestRestartWithoutALiveOwnerChangesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	before, _ := os.ReadFile(filepath.Join(dir, "S", state.StateFile))
-	if _, err := Restart(sess, true); err == nil || !strings.Contains(err.Error(), "no live supervisor owns session S") {
+	if _, err := Restart(sess, true); err == nil || !strings.Contains(err.Error(), "session S is stopped: no superclaude runs its agent, so nothing was restarted") {
 		t.Fatalf("restart: %v", err)
 	}
 	if after, _ := os.ReadFile(filepath.Join(dir, "S", state.StateFile)); string(after) != string(before) {

@@ -37,7 +37,10 @@ func RequestRestart(sess *state.Session, reason, transcript string, now, byAgent
 	var ans control.RestartAnswer
 	owner := state.Owner(sess.State)
 	if !state.OwnerAlive(sess.State) {
-		return ans, fmt.Errorf("no live supervisor owns session %s (its owner, pid %d, is not running); nothing was changed", sess.Name, owner.PID)
+		// Words for the person: it used to say "no live supervisor owns
+		// session X (its owner, pid N, is not running)".
+		return ans, fmt.Errorf("session %s is stopped: no superclaude runs its agent, so nothing was restarted "+
+			"(superclaude started in its pane again resumes it)", sess.Name)
 	}
 	if owner.Start == 0 {
 		// A seed-era file: verify what the PID is now.
@@ -58,7 +61,7 @@ func RequestRestart(sess *state.Session, reason, transcript string, now, byAgent
 	ans, err = control.NewClient(sock, owner).Restart(context.Background(),
 		control.Restart{Session: sess.Dir, Reason: reason, Transcript: transcript, Now: now, ByAgent: byAgent})
 	if err != nil {
-		return ans, fmt.Errorf("session %s: its supervisor (pid %d) did not take the restart: %w; nothing was changed", sess.Name, owner.PID, err)
+		return ans, fmt.Errorf("session %s: its superclaude did not take the restart (%w); nothing was changed", sess.Name, err)
 	}
 	return ans, nil
 }

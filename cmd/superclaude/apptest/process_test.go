@@ -555,7 +555,7 @@ func TestRestartWithoutALiveOwnerWritesNothing(t *testing.T) {
 	path := filepath.Join(sess.Dir, state.StateFile)
 	before, _ := os.ReadFile(path)
 	out, err := h.command("+session", "restart", "--session", sess.Name).CombinedOutput()
-	if err == nil || !strings.Contains(string(out), "no live supervisor owns session") {
+	if err == nil || !strings.Contains(string(out), "is stopped: no superclaude runs its agent, so nothing was restarted") {
 		t.Fatalf("restart without an owner: %v %s", err, out)
 	}
 	if after, _ := os.ReadFile(path); !bytes.Equal(before, after) {
