@@ -82,9 +82,9 @@ func run(args []string) int {
 			// An error can quote a file's content: cli.Say lets no escape
 			// through to the terminal.
 			msg := err.Error()
-			if cmd != nil && isArgCountError(msg) {
+			if words, ok := cli.ArgCount(msg); ok && cmd != nil {
 				// cobra says only "accepts 1 arg(s), received 0": say what.
-				cli.Say(os.Stderr, fmt.Sprintf("%s %s; usage: %s", cmd.CommandPath(), msg, cmd.UseLine()))
+				cli.Say(os.Stderr, fmt.Sprintf("%s %s; usage: %s", strings.TrimPrefix(cmd.CommandPath(), cmd.Root().Name()+" "), words, cmd.UseLine()))
 				return 2
 			}
 			cli.Say(os.Stderr, msg)
@@ -114,12 +114,6 @@ func unknownCommand(parent *cobra.Command, word string) error {
 	}
 	cli.Say(os.Stderr, msg+" ("+list+" lists them)")
 	return exitCode(2)
-}
-
-// isArgCountError reports whether msg is cobra's complaint about the
-// number of arguments (cobra.ExactArgs and its kin).
-func isArgCountError(msg string) bool {
-	return strings.Contains(msg, " arg(s), received ") || strings.HasPrefix(msg, "requires at least ")
 }
 
 // exitCode lets a command end the program with a code of its own choosing
