@@ -32,7 +32,9 @@
 package fleet
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -118,6 +120,10 @@ func Load(path string) (*Spec, error) {
 	// A fleet file is something people clone: a link to /dev/zero or to
 	// a FIFO there must neither fill the memory nor hang.
 	b, err := safefs.ReadRegular(abs, maxFleetFile, "a fleet file")
+	if errors.Is(err, fs.ErrNotExist) {
+		// It said "fleet file F: open F: no such file or directory".
+		return nil, fmt.Errorf("there is no fleet file %s", path)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("fleet file %s: %w", path, err)
 	}

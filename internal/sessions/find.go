@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -111,6 +112,11 @@ func ViewStores(dir string) ([]*state.Store, error) {
 	report := func(err error) { fmt.Fprintln(os.Stderr, "superclaude: skipping:", termtext.Clean(err.Error())) }
 	if dir != "" {
 		s, err := state.OpenExistingIn(dir, idx)
+		if errors.Is(err, fs.ErrNotExist) {
+			// It said "no sessions directory: stat DIR: no such file or
+			// directory".
+			return nil, fmt.Errorf("there is no sessions directory %s", dir)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("no sessions directory: %w", err)
 		}
