@@ -3,6 +3,7 @@ package launch
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"strings"
@@ -44,9 +45,27 @@ func agentPath(command string) (string, error) {
 // with what to do about a command not found, and returns the exit code a
 // shell gives a command it cannot run.
 func cannotStart(command string, err error) int {
-	fmt.Fprintf(os.Stderr, "superclaude: cannot start %s: %v\n", command, err)
+	fmt.Fprintf(os.Stderr, "superclaude: cannot start %s: %s\n", command, whyNotStarted(command, err))
 	if errors.Is(err, exec.ErrNotFound) {
 		fmt.Fprintf(os.Stderr, "superclaude: install it, or set %s to its path (a shell alias or function is not seen by programs)\n", envvar.Agent)
 	}
 	return child.StartFailure(err).Code
+}
+
+// whyNotStarted is err in words for the person: the exec package's
+// `exec: "claude": executable file not found in $PATH` and `stat X: no
+// such file or directory` name system calls, and the command twice.
+func whyNotStarted(command string, err error) string {
+	switch {
+	case errors.Is(err, exec.ErrNotFound):
+		return "no program of that name is on your PATH"
+	case errors.Is(err, fs.ErrNotExist):
+		return "there is no such file"
+	case errors.Is(err, fs.ErrPermission):
+		return "you may not run that file (it is not executable, or not yours to run)"
+	}
+	if ee := (*exec.Error)(nil); errors.As(err, &ee) {
+		return ee.Err.Error() // without exec's "exec: NAME:", which repeats the command
+	}
+	return err.Error()
 }
