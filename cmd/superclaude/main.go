@@ -151,6 +151,7 @@ claude subcommand, option or prompt:
 		newUpCmd(), newDownCmd(), newPaneIDCmd(), newRemoteCmd(), newStatusCmd(), newWhyCmd(), newVersionCmd(),
 		newHistoryCmd(), newResumeCmd(), newDashboardCmd())
 	root.AddCommand(newCompletionCmd(root), newDoctorCmd(root))
+	root.SetFlagErrorFunc(flagError)
 	root.SetHelpCommand(newHelpCmd(root))
 	root.InitDefaultHelpCmd()
 	return root
