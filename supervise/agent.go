@@ -271,7 +271,7 @@ func (a *agentService) Serve(ctx context.Context) error {
 			case p.Halt != "":
 				a.result.Message = fmt.Sprintf("superclaude: session %s halted, %s. Not restarting it; "+
 					"`superclaude +session reset --session %s` lets it restart again.", name, p.Halt, name)
-				s.attention(AttentionHalted, name, "look: the session halted ("+p.Halt+")", time.Time{})
+				s.attention(AttentionHalted, name, "look: superclaude stopped restarting the agent, "+p.Halt+" (superclaude +why "+name+" says more)", time.Time{})
 			}
 			a.result.Message = joinLines(a.result.Message, lostMsg)
 			return suture.ErrTerminateSupervisorTree

@@ -301,7 +301,7 @@ func restartKind(p Plan) string {
 		return "a restart after a usage limit"
 	case CauseRestarted:
 		if p.Overflow {
-			return "an overflow restart"
+			return "a fresh context, its context window full"
 		}
 		return "a requested restart"
 	}

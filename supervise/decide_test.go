@@ -364,7 +364,7 @@ func TestDecideBreaksARestartLoopOfAnyKind(t *testing.T) {
 		{"requested", killed(exited(143, time.Second)), session(nil), "a requested restart"},
 		{"overflow", killed(exited(143, time.Second)), session(func(st *state.State) {
 			st.KillRequested, st.Overflowed, st.RestartPrompt = true, true, "p"
-		}), "an overflow restart"},
+		}), "a fresh context, its context window full"},
 		{"limit", exited(1, time.Second), session(func(st *state.State) {
 			st.Limit, st.LimitedUntil = "5-hour usage limit", t0.Add(time.Hour)
 		}), "a restart after a usage limit"},
