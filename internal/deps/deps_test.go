@@ -47,11 +47,12 @@ var layer = map[string]int{
 	// The person's prompts in Codex's and Gemini CLI's own files.
 	"internal/prompts": 2,
 	"internal/remote":  2,
-	// +doctor: the install as the shell finds it, superclaude's
-	// directories (config, control) among it.
-	"internal/doctor": 2,
 
 	"supervise": 3,
+	// +doctor: the install as the shell finds it, superclaude's
+	// directories (config, control) among it, and the notifications it
+	// checks (internal/notify's config and buses).
+	"internal/doctor": 3,
 	// Every session of the user: which one a command means, and all of
 	// them for the views.
 	"internal/sessions": 3,
