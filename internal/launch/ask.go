@@ -98,9 +98,7 @@ const keyQuiet = 400 * time.Millisecond
 // the first key meant for claude.
 func readChoice(in *os.File, timeout time.Duration, hold func([]byte)) supervise.Choice {
 	fd := int(in.Fd())
-	if old, err := term.MakeRaw(fd); err == nil {
-		defer term.Restore(fd, old)
-	}
+	defer rawMode(in)()
 	deadline := time.Now().Add(timeout)
 	midLine := false // text typed since the last Enter was held
 	var buf [256]byte

@@ -5,7 +5,6 @@ import (
 	"os"
 	"time"
 
-	"golang.org/x/sys/unix"
 	"golang.org/x/term"
 
 	"github.com/superclaude/superclaude/internal/cli"
@@ -37,35 +36,4 @@ func sayConfigProblem(in, out *os.File, problem, agent string, fleet bool) (seen
 		return true, false
 	}
 	return ok, true
-}
-
-// readKey reads one key from the terminal in raw mode, waiting at most
-// timeout; ok is false when none came. It waits with poll(2) and reads
-// only a key that is there, so that no read is left pending to swallow
-// the first key meant for the agent.
-func readKey(in *os.File, timeout time.Duration) (key byte, ok bool) {
-	fd := int(in.Fd())
-	if old, err := term.MakeRaw(fd); err == nil {
-		defer term.Restore(fd, old)
-	}
-	deadline := time.Now().Add(timeout)
-	for {
-		left := time.Until(deadline)
-		if left <= 0 {
-			return 0, false
-		}
-		fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
-		n, err := unix.Poll(fds, int(left.Milliseconds())+1)
-		if err == unix.EINTR {
-			continue
-		}
-		if err != nil || n == 0 {
-			return 0, false
-		}
-		var b [1]byte
-		if k, err := in.Read(b[:]); err != nil || k == 0 {
-			return 0, false
-		}
-		return b[0], true
-	}
 }
