@@ -169,15 +169,16 @@ func findExecutable(cmd, path, dir string) (string, error) {
 	case errors.Is(err, lookpath.ErrNotFound):
 		return "", fmt.Errorf("command %s is not found on PATH (%s)", cmd, path)
 	}
-	what := "command " + cmd
-	if !filepath.IsAbs(cmd) {
-		what += ", " + filepath.Join(dir, cmd) + ","
-	}
+	problem := "does not exist"
 	switch {
 	case errors.Is(err, syscall.EISDIR):
-		return "", fmt.Errorf("%s is a directory", what)
+		problem = "is a directory"
 	case errors.Is(err, os.ErrPermission):
-		return "", fmt.Errorf("%s is not executable", what)
+		problem = "is not executable"
 	}
-	return "", fmt.Errorf("%s does not exist", what)
+	if !filepath.IsAbs(cmd) {
+		// "command ./x, /dir/x, does not exist" read as a list.
+		problem += " (from the pane's directory: " + filepath.Join(dir, cmd) + ")"
+	}
+	return "", fmt.Errorf("command %s %s", cmd, problem)
 }
