@@ -48,6 +48,9 @@ type agentService struct {
 	watch     *fswatch.Watcher
 	watchErr  error
 	watchMade bool
+	// bound are the sessions the current agent was seen bound to, in
+	// order (noteBound): its read-back consults each (readBackTyped).
+	bound []*state.Session
 }
 
 // fileWatch returns the file watch, made the first time. It is kept across
@@ -127,6 +130,8 @@ func (a *agentService) Serve(ctx context.Context) error {
 		// The session as the decision left it, its write done.
 		a.recorded()
 		sess0 := s.mine()
+		a.bound = nil
+		a.noteBound(sess0)
 		var st0 *state.State
 		if sess0 != nil {
 			st0 = sess0.State
@@ -220,7 +225,8 @@ func (a *agentService) Serve(ctx context.Context) error {
 			// session's events are written now, not at the window's end.
 			s.releaseHeld()
 		}
-		rb := readBackTyped(ag.Typed(), st, s.cfg.Profile, exit.Ended, s.cfg.Grace+untakenMargin)
+		a.noteBound(sess)
+		rb := readBackTyped(ag.Typed(), a.boundStates(sess, st), s.cfg.Profile, exit.Ended, s.cfg.Grace+untakenMargin)
 		for i := range rb.Prompts {
 			// Relayed by this supervisor: the person's own words, to
 			// carry again should a restart come before they are answered.
@@ -475,6 +481,7 @@ func (a *agentService) wait(ctx context.Context, ag *child.Agent) {
 		status := s.agentStatus()
 		s.noteStatus(status)
 		sess := s.mine()
+		a.noteBound(sess)
 		var st *state.State
 		if sess != nil {
 			st = sess.State

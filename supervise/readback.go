@@ -57,34 +57,39 @@ type readBack struct {
 }
 
 // readBackTyped reads typed, what was relayed to an agent of prof that
-// ended at ended, against st, the session's state then (see above); a
-// line older than window at the end is not one it was about to take.
-func readBackTyped(typed child.Typed, st *state.State, prof Profile, ended time.Time, window time.Duration) readBack {
+// ended at ended, against bound, the states then of the sessions it was
+// bound to, in the order it was, the last the one at its end (see above);
+// a line older than window at the end is not one it was about to take.
+//
+// A line is seen when the session bound as it was typed noted a prompt
+// after it. A line may itself switch the session — the agent ran
+// `superclaude +session activate X` for it — and then only the session
+// it left noted it: that one is read too, or the line would be carried
+// twice (notes).
+func readBackTyped(typed child.Typed, bound []*state.State, prof Profile, ended time.Time, window time.Duration) readBack {
 	var rb readBack
 	if prof.TakesAsPrompt == nil {
 		return rb
 	}
-	var last time.Time
+	var ns []notes
 	var pending []state.Prompt
-	if st != nil {
-		last, pending = st.LastPromptAt, st.PendingPrompts
-	}
-	// The last line the hook noted, when it is pending: the lines after
-	// it were not, though their Enter came before the hook's note (two
-	// Enters within the hook's 20–50 ms, the agent ended between them).
-	notedLine := -1
-	for _, p := range pending {
-		if !p.At.Equal(last) {
-			continue
-		}
-		for i, l := range typed.Lines {
-			if l.Text == p.Text && !l.At.After(last) {
-				notedLine = i
+	for i, st := range bound {
+		var until time.Time // zero: bound at the end
+		if i+1 < len(bound) {
+			if bound[i+1] == nil || bound[i+1].ActivatedAt.IsZero() {
+				continue // when the run left it is not known
 			}
+			until = bound[i+1].ActivatedAt
 		}
+		n := notesOf(typed, st, until)
+		ns = append(ns, n)
+		pending = append(pending, n.pending...)
 	}
 	for i, l := range typed.Lines {
-		seen := !l.At.After(last) && (notedLine < 0 || i <= notedLine)
+		seen := false
+		for _, n := range ns {
+			seen = seen || n.saw(i, l)
+		}
 		switch {
 		case l.Ours || seen || ended.Sub(l.At) > window:
 			// superclaude's own typing; seen by the agent (a prompt was
@@ -111,6 +116,88 @@ func readBackTyped(typed child.Typed, st *state.State, prof Profile, ended time.
 		rb.Tail = typed.Tail
 	}
 	return rb
+}
+
+// notes is what a session the agent was bound to noted of its prompts
+// while it was: the last prompt noted, and those pending.
+type notes struct {
+	last    time.Time
+	pending []state.Prompt
+	// line is the last typed line the hook noted, when it is pending (-1:
+	// none): the lines after it were not, though their Enter came before
+	// the hook's note (two Enters within the hook's 20–50 ms, the agent
+	// ended between them).
+	line int
+}
+
+// notesOf reads what st, a session's state, noted of typed's lines
+// before until, when the run left it (zero: it did not). What it noted
+// after is another agent's, the session having been taken over since.
+func notesOf(typed child.Typed, st *state.State, until time.Time) notes {
+	n := notes{line: -1}
+	if st == nil {
+		return n
+	}
+	before := func(t time.Time) bool { return until.IsZero() || t.Before(until) }
+	if before(st.LastPromptAt) {
+		n.last = st.LastPromptAt
+	}
+	for _, p := range st.PendingPrompts {
+		if before(p.At) {
+			n.pending = append(n.pending, p)
+		}
+	}
+	for _, p := range n.pending {
+		if !p.At.Equal(n.last) {
+			continue
+		}
+		for i, l := range typed.Lines {
+			if l.Text == p.Text && !l.At.After(n.last) {
+				n.line = i
+			}
+		}
+	}
+	return n
+}
+
+// saw reports whether the agent took l, typed line i, by these notes: a
+// prompt was noted after its Enter, and it is not past the line noted.
+func (n notes) saw(i int, l child.TypedLine) bool {
+	return !l.At.After(n.last) && (n.line < 0 || i <= n.line)
+}
+
+// noteBound notes sess as the session the agent is bound to now, when
+// it is not the one noted last. The supervisor sees the binding at the
+// agent's start, at its end and whenever its files change between: a
+// session switched to and from unseen in between is not read back.
+func (a *agentService) noteBound(sess *state.Session) {
+	if sess == nil {
+		return
+	}
+	if n := len(a.bound); n > 0 && a.bound[n-1].Dir == sess.Dir {
+		return
+	}
+	a.bound = append(a.bound, sess)
+}
+
+// boundStates returns the states now of the sessions the agent that
+// ended was bound to, in order, ending with st, the state of sess, the
+// one it was bound to at its end. One that cannot be read is nil:
+// neither it nor the one before it is read back (readBackTyped).
+func (a *agentService) boundStates(sess *state.Session, st *state.State) []*state.State {
+	left := a.bound
+	if n := len(left); n > 0 && sess != nil && left[n-1].Dir == sess.Dir {
+		left = left[:n-1]
+	}
+	var out []*state.State
+	for _, b := range left {
+		fresh, err := b.Store.Load(b.Name)
+		if err != nil {
+			fresh = nil
+		}
+		out = append(out, fresh)
+	}
+	return append(out, st)
 }
 
 // splitTyped says where the lines an agent never took go when p is

@@ -26,48 +26,72 @@ import (
 func TestReadBackCarriesOnlyWhatTheAgentNeverTook(t *testing.T) {
 	ended := t0.Add(time.Minute)
 	noted := session(func(st *state.State) { st.LastPromptAt = ended.Add(-3 * time.Second) })
+	// The run was bound to a session left 1 s before the end, its hook
+	// having noted the line that switched (its Enter 2 s before the end),
+	// and then to one activated then, which noted nothing.
+	left := session(func(st *state.State) {
+		st.LastPromptAt = ended.Add(-2*time.Second + 40*time.Millisecond)
+		st.PendingPrompts = []state.Prompt{{ID: "s", At: st.LastPromptAt, Text: "work on X now"}}
+	})
+	leftCommand := session(func(st *state.State) { st.LastPromptAt = ended.Add(-2*time.Second + 40*time.Millisecond) })
+	switched := session(func(st *state.State) { st.ActivatedAt = ended.Add(-time.Second) })
+	boundTo := func(sts ...*state.State) []*state.State { return sts }
 	line := func(text string, before time.Duration) child.TypedLine {
 		return child.TypedLine{Text: text, At: ended.Add(-before), Known: true}
 	}
 	for _, tc := range []struct {
 		name     string
 		typed    child.Typed
-		st       *state.State
+		bound    []*state.State
 		prof     Profile
 		prompts  []string
 		commands []string
 		tail     string
 		unknown  int
 	}{
-		{"after the last prompt noted: carried", child.Typed{Lines: []child.TypedLine{line("the next step", 100*time.Millisecond)}}, noted, Claude,
+		{"after the last prompt noted: carried", child.Typed{Lines: []child.TypedLine{line("the next step", 100*time.Millisecond)}}, boundTo(noted), Claude,
 			[]string{"the next step"}, nil, "", 0},
-		{"before it: seen", child.Typed{Lines: []child.TypedLine{line("answered already", 4*time.Second)}}, noted, Claude, nil, nil, "", 0},
-		{"no prompt ever noted: carried", child.Typed{Lines: []child.TypedLine{line("the first words", time.Second)}}, session(nil), Claude,
+		{"before it: seen", child.Typed{Lines: []child.TypedLine{line("answered already", 4*time.Second)}}, boundTo(noted), Claude, nil, nil, "", 0},
+		{"no prompt ever noted: carried", child.Typed{Lines: []child.TypedLine{line("the first words", time.Second)}}, boundTo(session(nil)), Claude,
 			[]string{"the first words"}, nil, "", 0},
 		{"long before the end with no prompt noted: a dialog's answer", child.Typed{Lines: []child.TypedLine{line("no, use the other file", 6*time.Second)}},
-			session(nil), Claude, nil, nil, "", 0},
+			boundTo(session(nil)), Claude, nil, nil, "", 0},
 		{"commands and bash-mode lines are not prompts", child.Typed{Lines: []child.TypedLine{line("/model", time.Second), line("!make test", time.Second), line("#a note", time.Second)}},
-			noted, Claude, []string{"#a note"}, []string{"/model", "!make test"}, "", 0},
-		{"one character: a dialog's answer", child.Typed{Lines: []child.TypedLine{line("1", time.Second), line(" ", time.Second)}}, noted, Claude, nil, nil, "", 0},
-		{"superclaude's own typing", child.Typed{Lines: []child.TypedLine{{Text: "continue", At: ended.Add(-time.Second), Known: true, Ours: true}}}, noted, Claude, nil, nil, "", 0},
+			boundTo(noted), Claude, []string{"#a note"}, []string{"/model", "!make test"}, "", 0},
+		{"one character: a dialog's answer", child.Typed{Lines: []child.TypedLine{line("1", time.Second), line(" ", time.Second)}}, boundTo(noted), Claude, nil, nil, "", 0},
+		{"superclaude's own typing", child.Typed{Lines: []child.TypedLine{{Text: "continue", At: ended.Add(-time.Second), Known: true, Ours: true}}}, boundTo(noted), Claude, nil, nil, "", 0},
 		{"noted after the state was read: carried as pending already", child.Typed{Lines: []child.TypedLine{line("raced", time.Second)}},
-			session(func(st *state.State) {
+			boundTo(session(func(st *state.State) {
 				st.PendingPrompts = []state.Prompt{{ID: "p", At: ended.Add(-500 * time.Millisecond), Text: "raced"}}
-			}), Claude, nil, nil, "", 0},
+			})), Claude, nil, nil, "", 0},
 		{"two Enters within the hook's time: the one after the line it noted was not", child.Typed{Lines: []child.TypedLine{
 			line("noted", 120*time.Millisecond), line("right behind it", 100*time.Millisecond)}},
-			session(func(st *state.State) {
+			boundTo(session(func(st *state.State) {
 				st.LastPromptAt = ended.Add(-80 * time.Millisecond)
 				st.PendingPrompts = []state.Prompt{{ID: "p", At: st.LastPromptAt, Text: "noted"}}
-			}), Claude, []string{"right behind it"}, nil, "", 0},
-		{"the unfinished line is given back", child.Typed{Tail: "half a\nline", TailKnown: true}, noted, Claude, nil, nil, "half a\nline", 0},
+			})), Claude, []string{"right behind it"}, nil, "", 0},
+		{"the unfinished line is given back", child.Typed{Tail: "half a\nline", TailKnown: true}, boundTo(noted), Claude, nil, nil, "half a\nline", 0},
 		{"words not followed are counted", child.Typed{Lines: []child.TypedLine{{Text: "?", At: ended.Add(-time.Second)}}, Tail: "x", TailKnown: false},
-			noted, Claude, nil, nil, "", 2},
+			boundTo(noted), Claude, nil, nil, "", 2},
+		// The line switched the run's session (the agent ran `superclaude
+		// +session activate X` for it): the session bound when it was
+		// typed noted it, the one bound at the end never did.
+		{"noted by the session bound when it was typed, then the run switched session: not carried",
+			child.Typed{Lines: []child.TypedLine{line("work on X now", 2*time.Second)}}, boundTo(left, switched), Claude, nil, nil, "", 0},
+		{"a command noted by the session left: not said", child.Typed{Lines: []child.TypedLine{line("/superclaude:session activate X", 2*time.Second)}},
+			boundTo(leftCommand, switched), Claude, nil, nil, "", 0},
+		{"typed after the switch, noted by neither: carried", child.Typed{Lines: []child.TypedLine{
+			line("work on X now", 2*time.Second), line("and the next step", 100*time.Millisecond)}},
+			boundTo(left, switched), Claude, []string{"and the next step"}, nil, "", 0},
+		{"noted by the session left after the run left it — another agent's prompt: carried", child.Typed{Lines: []child.TypedLine{
+			line("after the switch", 500*time.Millisecond)}},
+			boundTo(session(func(st *state.State) { st.LastPromptAt = ended.Add(-200 * time.Millisecond) }), switched),
+			Claude, []string{"after the switch"}, nil, "", 0},
 		{"a profile whose agent notes no prompts reads nothing back", child.Typed{Lines: []child.TypedLine{line("the next step", time.Second)}, Tail: "half", TailKnown: true},
-			session(nil), Codex, nil, nil, "", 0},
+			boundTo(session(nil)), Codex, nil, nil, "", 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			rb := readBackTyped(tc.typed, tc.st, tc.prof, ended, 5*time.Second)
+			rb := readBackTyped(tc.typed, tc.bound, tc.prof, ended, 5*time.Second)
 			var prompts []string
 			for _, p := range rb.Prompts {
 				if !p.Typed {
@@ -126,28 +150,7 @@ func TestLinesNeverTakenAreCarriedOrTypedAgain(t *testing.T) {
 // the next agent's input, and the terminal says so. A line before the
 // last prompt the agent noted is not carried again.
 func TestALineTypedAsTheAgentIsKilledReachesTheNextOne(t *testing.T) {
-	master, tty, err := pty.Open()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer master.Close()
-	defer tty.Close()
-	pty.Setsize(master, &pty.Winsize{Rows: 24, Cols: 80})
-	var screen syncBuffer
-	go io.Copy(&screen, master)
-	sock, _, store := socketAndStore(t)
-	// An agent that never reads its terminal; started with a first
-	// prompt, it says so.
-	script := `stty raw -echo; if [ -n "$1" ]; then printf 'FIRST PROMPT: %s\r\n' "$1" | tr '\n' '~'; fi; exec sleep 60`
-	prof := Profile{Name: "typist", TakesAsPrompt: claude.TakesAsPrompt,
-		Prompt: func(args []string, prompt string) []string { return append(args, prompt) }}
-	tt := child.NewTerminal(tty, tty)
-	s, err := Start(context.Background(), Config{Profile: prof, Command: "/bin/sh", Args: []string{"-c", script, "typist"},
-		Terminal: tt, Store: store, Socket: sock, Grace: time.Second, CrashDelay: 10 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { s.Stop(true); s.Wait() }()
+	master, screen, store, s := startTypist(t)
 	st := waitStatus(t, s, "the agent in its session", func(st Status) bool { return st.AgentPID != 0 && st.Session != "" })
 	first := s.currentAgent()
 	waitUntil(t, "the agent to read keys", first.ReadsKeys)
@@ -166,11 +169,6 @@ func TestALineTypedAsTheAgentIsKilledReachesTheNextOne(t *testing.T) {
 	waitUntil(t, "the keys to be relayed", func() bool { return first.Typed().Tail == "and half a line" })
 	syscall.Kill(st.AgentPID, syscall.SIGKILL)
 
-	defer func() {
-		if t.Failed() {
-			t.Logf("screen: %q", screen.String())
-		}
-	}()
 	waitUntil(t, "the next agent to be given the unfinished line", func() bool {
 		a := s.currentAgent()
 		return a != nil && a != first && a.Typed().Tail == "and half a line"
@@ -203,5 +201,78 @@ func TestALineTypedAsTheAgentIsKilledReachesTheNextOne(t *testing.T) {
 	waitUntil(t, "the third agent's first prompt", func() bool { return strings.Count(screen.String(), "FIRST PROMPT: ") == 2 })
 	if n := strings.Count(screen.String(), "<<<~the next step~>>>"); n != 2 {
 		t.Fatalf("the line was carried %d times over two restarts; want 2", n)
+	}
+}
+
+// startTypist starts a supervisor, in a store of its own, of an agent
+// that never reads its terminal and says what first prompt it was
+// started with ("FIRST PROMPT: …", newlines as ~), on a pty whose
+// master the test types into and whose screen it reads.
+func startTypist(t *testing.T) (master io.Writer, screen *syncBuffer, store *state.Store, s *Supervisor) {
+	t.Helper()
+	pm, tty, err := pty.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { pm.Close(); tty.Close() })
+	pty.Setsize(pm, &pty.Winsize{Rows: 24, Cols: 80})
+	screen = new(syncBuffer)
+	go io.Copy(screen, pm)
+	sock, _, store := socketAndStore(t)
+	script := `stty raw -echo; if [ -n "$1" ]; then printf 'FIRST PROMPT: %s\r\n' "$1" | tr '\n' '~'; fi; exec sleep 60`
+	prof := Profile{Name: "typist", TakesAsPrompt: claude.TakesAsPrompt,
+		Prompt: func(args []string, prompt string) []string { return append(args, prompt) }}
+	s, err = Start(context.Background(), Config{Profile: prof, Command: "/bin/sh", Args: []string{"-c", script, "typist"},
+		Terminal: child.NewTerminal(tty, tty), Store: store, Socket: sock, Grace: time.Second, CrashDelay: 10 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		s.Stop(true)
+		s.Wait()
+		if t.Failed() {
+			t.Logf("screen: %q", screen.String())
+		}
+	})
+	return pm, screen, store, s
+}
+
+// TestALineThatSwitchedSessionsIsNotCarriedTwice: the person types a
+// line for which the agent activates another session, and the agent is
+// killed a moment later. The session bound when the line was typed noted
+// it (its prompt hook ran); the one bound at the end never did. The line
+// is not carried into the next agent as not yet taken — it would be acted
+// on twice — while a line typed after the switch, noted by neither, is.
+func TestALineThatSwitchedSessionsIsNotCarriedTwice(t *testing.T) {
+	master, screen, store, s := startTypist(t)
+	st := waitStatus(t, s, "the agent in its session", func(st Status) bool { return st.AgentPID != 0 && st.Session != "" })
+	first := s.currentAgent()
+	waitUntil(t, "the agent to read keys", first.ReadsKeys)
+
+	master.Write([]byte("work on X now\r"))
+	waitUntil(t, "the line to be relayed", func() bool { return len(first.Typed().Lines) == 1 })
+	time.Sleep(10 * time.Millisecond)
+	if _, err := store.Update(st.Session, "test: the prompt hook", func(st *state.State) error {
+		claude.RecordPrompt(st, claude.HookInput{PromptID: "p1", Prompt: "work on X now", Source: "user"}, time.Now(), s.self.String())
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.Activate("X", "implement", state.Caller{Owner: s.self, Pane: s.cfg.Pane}); err != nil {
+		t.Fatal(err)
+	}
+	waitStatus(t, s, "the run in X", func(st Status) bool { return st.Session == "X" })
+	master.Write([]byte("and the next step\r"))
+	waitUntil(t, "the line to be relayed", func() bool { return len(first.Typed().Lines) == 2 })
+	syscall.Kill(st.AgentPID, syscall.SIGKILL)
+
+	waitUntil(t, "the next agent's first prompt", func() bool {
+		_, p, _ := strings.Cut(screen.String(), "FIRST PROMPT: ")
+		return strings.Contains(p, "\r")
+	})
+	_, prompt, _ := strings.Cut(screen.String(), "FIRST PROMPT: ")
+	prompt, _, _ = strings.Cut(prompt, "\r")
+	if !strings.Contains(prompt, "<<<~and the next step~>>>") || strings.Contains(prompt, "work on X now") {
+		t.Fatalf("the next agent's first prompt: %q", prompt)
 	}
 }
