@@ -280,3 +280,46 @@ func restartX(t *testing.T, w *world, sup proc.Identity) {
 		t.Fatalf("restart: %v %+v", err, ans)
 	}
 }
+
+// Issue 18: a prompt that switches the pane's session — claude runs
+// `superclaude +session activate X` for it — is noted by the session bound
+// when it was typed (the supervisor's own), never by X. A restart of X a
+// moment later read the typed line back against X alone, found it not
+// taken and carried it into the fresh claude's first request: the fresh
+// claude was told the person had just asked for it, and acted on it twice.
+func TestPromptThatSwitchedTheSessionIsNotCarriedOverARestart(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	tm := w.tmux()
+	pane := tm.pane("switch", "main", "S")
+	tm.send(pane, "superclaude")
+	sup := tm.supervisor(pane)
+	w.mine(sup.PID, "the supervisor's own session to bind", func(st *state.State) bool { return st.SessionID != "" })
+	w.api.Push(
+		fakeapi.Reply{Content: fakeapi.Bash("superclaude +session activate X implement", "take over").Content, Match: isContinuation},
+		fakeapi.Reply{Content: fakeapi.Text("continued").Content, Match: isContinuation},
+	)
+	activate(t, w, tm, pane, "sessions/X", "implement")
+	conv := w.session("X", "owned and bound", func(st *state.State) bool { return st.PID == sup.PID && st.SessionID != "" }).SessionID
+
+	// At once, well within the grace and 3 s of the line's Enter.
+	mark := w.api.Mark()
+	sock := filepath.Join(w.tmp, "superclaude", strconv.Itoa(sup.PID)+".sock")
+	ans, err := control.NewClient(sock, sup).Restart(context.Background(),
+		control.Restart{Session: filepath.Join(w.sessions, "X"), Reason: "the test's restart", Now: true})
+	if err != nil {
+		t.Fatalf("restart: %v %+v", err, ans)
+	}
+	first := freshFirstTurn(t, w, tm, pane, mark, conv)
+	if text := strings.Join(first.UserTexts(), "\n---\n"); strings.Contains(text, "<<<\nrun: superclaude") {
+		t.Fatalf("the fresh claude's first request carries the prompt that switched the session, taken already:\n%s", text)
+	}
+	evs, _ := w.store().Events("X")
+	for _, ev := range evs {
+		if ev.Kind == "prompt-carried" || ev.Kind == "typed-command" {
+			t.Fatalf("+why: %s: %s", ev.Kind, ev.Reason)
+		}
+	}
+	tm.typeLine(pane, "/exit")
+	w.until("superclaude to exit", func() bool { return !proc.Alive(sup) })
+}
