@@ -150,10 +150,7 @@ func TestLinesNeverTakenAreCarriedOrTypedAgain(t *testing.T) {
 // the next agent's input, and the terminal says so. A line before the
 // last prompt the agent noted is not carried again.
 func TestALineTypedAsTheAgentIsKilledReachesTheNextOne(t *testing.T) {
-	master, screen, store, s := startTypist(t)
-	st := waitStatus(t, s, "the agent in its session", func(st Status) bool { return st.AgentPID != 0 && st.Session != "" })
-	first := s.currentAgent()
-	waitUntil(t, "the agent to read keys", first.ReadsKeys)
+	master, screen, store, s, st, first := startTypist(t)
 
 	master.Write([]byte("seen before\r"))
 	waitUntil(t, "the line to be relayed", func() bool { return len(first.Typed().Lines) == 1 })
@@ -207,8 +204,9 @@ func TestALineTypedAsTheAgentIsKilledReachesTheNextOne(t *testing.T) {
 // startTypist starts a supervisor, in a store of its own, of an agent
 // that never reads its terminal and says what first prompt it was
 // started with ("FIRST PROMPT: …", newlines as ~), on a pty whose
-// master the test types into and whose screen it reads.
-func startTypist(t *testing.T) (master io.Writer, screen *syncBuffer, store *state.Store, s *Supervisor) {
+// master the test types into and whose screen it reads; it returns once
+// the agent, first, reads keys in its session, st says.
+func startTypist(t *testing.T) (master io.Writer, screen *syncBuffer, store *state.Store, s *Supervisor, st Status, first *child.Agent) {
 	t.Helper()
 	pm, tty, err := pty.Open()
 	if err != nil {
@@ -234,7 +232,10 @@ func startTypist(t *testing.T) (master io.Writer, screen *syncBuffer, store *sta
 			t.Logf("screen: %q", screen.String())
 		}
 	})
-	return pm, screen, store, s
+	st = waitStatus(t, s, "the agent in its session", func(st Status) bool { return st.AgentPID != 0 && st.Session != "" })
+	first = s.currentAgent()
+	waitUntil(t, "the agent to read keys", first.ReadsKeys)
+	return pm, screen, store, s, st, first
 }
 
 // TestALineThatSwitchedSessionsIsNotCarriedTwice: the person types a
@@ -244,10 +245,7 @@ func startTypist(t *testing.T) (master io.Writer, screen *syncBuffer, store *sta
 // is not carried into the next agent as not yet taken — it would be acted
 // on twice — while a line typed after the switch, noted by neither, is.
 func TestALineThatSwitchedSessionsIsNotCarriedTwice(t *testing.T) {
-	master, screen, store, s := startTypist(t)
-	st := waitStatus(t, s, "the agent in its session", func(st Status) bool { return st.AgentPID != 0 && st.Session != "" })
-	first := s.currentAgent()
-	waitUntil(t, "the agent to read keys", first.ReadsKeys)
+	master, screen, store, s, st, first := startTypist(t)
 
 	master.Write([]byte("work on X now\r"))
 	waitUntil(t, "the line to be relayed", func() bool { return len(first.Typed().Lines) == 1 })
