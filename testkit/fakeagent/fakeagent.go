@@ -355,7 +355,12 @@ func writeStatus(status string) {
 	}
 	os.MkdirAll(filepath.Join(dir, "sessions"), 0o700)
 	b, _ := json.Marshal(map[string]any{"pid": me.PID, "procStart": strconv.FormatUint(me.Start, 10), "status": status})
-	os.WriteFile(filepath.Join(dir, "sessions", strconv.Itoa(me.PID)+".json"), b, 0o600)
+	// Written whole and renamed into place, so that a reader never sees
+	// half of it.
+	path := filepath.Join(dir, "sessions", strconv.Itoa(me.PID)+".json")
+	if os.WriteFile(path+".tmp", b, 0o600) == nil {
+		os.Rename(path+".tmp", path)
+	}
 }
 
 // statusLine runs superclaude's status line as Claude Code does, with

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+	"sync"
 
 	"golang.org/x/sys/unix"
 )
@@ -35,7 +36,9 @@ func readLines(in *os.File, take func(string)) {
 		}
 		return
 	}
-	restoreModes = func() { unix.IoctlSetTermios(int(in.Fd()), ioctlSetTermios, old) }
+	modes.Lock()
+	modes.restore = func() { unix.IoctlSetTermios(int(in.Fd()), ioctlSetTermios, old) }
+	modes.Unlock()
 	r := bufio.NewReader(in)
 	var line []byte
 	for {
@@ -64,6 +67,20 @@ func readLines(in *os.File, take func(string)) {
 	}
 }
 
+// modes holds what puts the terminal's modes back as they were before
+// readLines changed them: set by readLines, run by an exit on any
+// goroutine (a signal's).
+var modes struct {
+	sync.Mutex
+	restore func()
+}
+
 // restoreModes puts the terminal's modes back as they were before
 // readLines changed them; nothing until then.
-var restoreModes = func() {}
+func restoreModes() {
+	modes.Lock()
+	defer modes.Unlock()
+	if modes.restore != nil {
+		modes.restore()
+	}
+}
