@@ -159,7 +159,9 @@ func View(s state.Session, alive bool, now time.Time) SessionView {
 // is views[i]'s), and marks the views: NoSupervisor for an owner that
 // serves no control socket — every supervisor does, a shell that ran
 // `+session activate` does not — and stale for one that serves one and
-// did not answer in time: it may hang. Only live owners are asked.
+// did not answer in time: it may hang. Only live owners are asked. A
+// completed session whose owner is a shell is stopped, not held: the
+// shell completed it, and nothing runs in it.
 func MarkSupervisors(views []SessionView, owners []proc.Identity, ask func([]proc.Identity) []control.Answer) {
 	var idx []int
 	var live []proc.Identity
@@ -176,6 +178,13 @@ func MarkSupervisors(views []SessionView, owners []proc.Identity, ask func([]pro
 		v := &views[idx[k]]
 		switch a {
 		case control.NoSocket:
+			if v.Lifecycle == state.Completed {
+				// The shell that activated it completed it (issue 19:
+				// it showed as held by a shell): it holds nothing
+				// now, and no agent works in it.
+				v.State, v.Agent, v.NeedsInput = Stopped, "", false
+				continue
+			}
 			v.NoSupervisor = true
 		case control.Silent:
 			v.State, v.Agent, v.NeedsInput = Stale, "", false
@@ -294,6 +303,10 @@ func writeTable(w io.Writer, views []SessionView, now time.Time, hosts bool) err
 		}
 		where := v.State
 		switch {
+		case v.Lifecycle == state.Completed:
+			// Its skill is done: no agent works in it, whoever still
+			// owns it (the dashboard's STATE says the same).
+			where = "completed"
 		case v.PID > 0 && v.NoSupervisor:
 			// Its owner is the shell where it was activated by hand
 			// (cli.Codes says what that means).

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -156,5 +157,28 @@ func TestStatusShowsNothingMadeUp(t *testing.T) {
 	cl, _ := views[2].AppendJSON(nil)
 	if strings.Contains(string(cx), "contextUsage") || !strings.Contains(string(cl), `"contextUsage":0,`) {
 		t.Errorf("JSON: codex %s\nclaude %s", cx, cl)
+	}
+}
+
+// Issue 19: a session completed by hand (+session deactivate) in the shell
+// that activated it showed as "held by a shell (pid N)", running in the
+// JSON. Completed, nothing holds it: it is stopped, and +status's STATE
+// says completed, as the dashboard's does.
+func TestACompletedSessionIsNotHeldByItsShell(t *testing.T) {
+	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	st := &state.State{PID: 12, Lifecycle: state.Completed, StartedAt: now, AgentStatus: "idle"}
+	views := []SessionView{View(state.Session{Name: "demo", State: st}, true, now)}
+	MarkSupervisors(views, []proc.Identity{{PID: 12, Start: 1}}, func(ids []proc.Identity) []control.Answer {
+		return []control.Answer{control.NoSocket}
+	})
+	if v := views[0]; v.NoSupervisor || v.State != Stopped || v.Agent != "" {
+		t.Errorf("view: state %s, held by a shell %v, agent %q; want stopped, not held, no agent", v.State, v.NoSupervisor, v.Agent)
+	}
+	var b strings.Builder
+	if err := WriteTable(&b, views, now); err != nil {
+		t.Fatal(err)
+	}
+	if out := b.String(); strings.Contains(out, "held") || !regexp.MustCompile(`demo +- +completed `).MatchString(out) {
+		t.Errorf("+status:\n%s\nwant demo completed, not held", out)
 	}
 }

@@ -19,10 +19,18 @@ import (
 // agent (RequestRestart), after the turn under way unless now. The
 // agent's own request — its Bash tool runs this under the session's own
 // supervisor — goes at once: it asks for itself.
+//
+// A completed session is refused when the person asks, whoever still owns
+// it (issue 19: one completed by hand in the shell that activated it said
+// it was "held by a shell"): its skill is done, so no agent works in it
+// until it is activated again, as the dashboard's r and f say too.
 func Restart(sess *state.Session, now bool) (control.RestartAnswer, error) {
 	own := false
 	if sup, err := config.Supervisor(); err == nil && state.OwnedBy(sess.State, sup) {
 		own = true
+	}
+	if !own && sess.State.Lifecycle == state.Completed {
+		return control.RestartAnswer{}, CompletedError(sess)
 	}
 	return RequestRestart(sess, "superclaude +session restart", "", now || own, own)
 }
@@ -64,6 +72,17 @@ func RequestRestart(sess *state.Session, reason, transcript string, now, byAgent
 		return ans, fmt.Errorf("session %s: its superclaude did not take the restart (%w); nothing was changed", sess.Name, err)
 	}
 	return ans, nil
+}
+
+// CompletedError says that sess is completed, so there is nothing to
+// restart, and how to work in it again.
+func CompletedError(sess *state.Session) error {
+	again := "superclaude +session activate " + sess.Dir
+	if sess.State.Skill != "" {
+		again += " " + sess.State.Skill
+	}
+	return fmt.Errorf("session %s is completed: its skill is done and no agent works in it, so nothing was restarted; "+
+		"to work in it again, activate it (%s)", sess.Name, again)
 }
 
 // socketOf returns where the supervisor owner listens: the socket the
