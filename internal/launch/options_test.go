@@ -27,6 +27,10 @@ func TestBadOptionsInTheEnvironmentAreRefusedByName(t *testing.T) {
 		{envvar.MaxCrashes, "0", false},
 		{envvar.LimitContinue, "maybe", false},
 		{envvar.DehydrateWait, "-1s", false},
+		{envvar.ResumePolicy, "never", true},
+		{envvar.ResumePolicy, "maybe", false},
+		{envvar.Profile, "codex", true},
+		{envvar.Profile, "nosuch", false},
 	} {
 		t.Run(tc.env+"="+tc.value, func(t *testing.T) {
 			t.Setenv(tc.env, tc.value)

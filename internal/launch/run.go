@@ -78,6 +78,12 @@ func FromEnv() (Options, error) {
 	o.Agent = os.Getenv(envvar.Agent)
 	o.Profile = os.Getenv(envvar.Profile)
 	o.ResumePolicy = os.Getenv(envvar.ResumePolicy)
+	if o.ResumePolicy != "" && !validResumePolicy(o.ResumePolicy) {
+		return o, fmt.Errorf("%s=%q: want %s", envvar.ResumePolicy, o.ResumePolicy, resumePolicies)
+	}
+	if _, ok := supervise.Profiles[o.Profile]; o.Profile != "" && !ok {
+		return o, fmt.Errorf("%s=%q: want one of %s", envvar.Profile, o.Profile, supervise.ProfileNames())
+	}
 	o.LimitContinue = true
 	if v := os.Getenv(envvar.LimitContinue); v != "" {
 		b, err := strconv.ParseBool(v)
@@ -229,6 +235,10 @@ func SingleProc() {
 // Run restores it when it returns, a panic in a guarded goroutine restores
 // it through guard, and a panic here does below.
 func Run(o Options, args []string) (code int) {
+	if err := o.Check(); err != nil {
+		fmt.Fprintln(os.Stderr, "superclaude:", err)
+		return 2
+	}
 	if code, done := oneShot(o, args); done {
 		return code
 	}
