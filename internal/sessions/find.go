@@ -253,6 +253,7 @@ func Conversations(which string) ([]cli.Conversation, string, error) {
 	}
 	var keep func(session, pane string) bool
 	var what string
+	asPane := false
 	roots := Roots(s.Index().Dir, s.Root)
 	switch {
 	case which != "":
@@ -271,7 +272,7 @@ func Conversations(which string) ([]cli.Conversation, string, error) {
 			name := sess.Name
 			keep, what, roots = func(n, _ string) bool { return n == name }, "session "+name, []string{sess.Store.Root}
 		case errors.Is(err, state.ErrNoSession):
-			keep, what = func(_, pane string) bool { return pane == which }, "pane "+which
+			keep, what, asPane = func(_, pane string) bool { return pane == which }, "pane "+which, true
 		default:
 			return nil, "", err
 		}
@@ -292,6 +293,9 @@ func Conversations(which string) ([]cli.Conversation, string, error) {
 		if err == nil {
 			evs = append(evs, e...)
 		}
+	}
+	if asPane && !slices.ContainsFunc(evs, func(ev state.Event) bool { return ev.Detail["pane"] == which }) {
+		return nil, "", UnknownSessionOrPane(which)
 	}
 	sort.SliceStable(evs, func(i, j int) bool { return evs[i].Time.Before(evs[j].Time) })
 	cs := cli.History(evs, keep)
@@ -388,6 +392,19 @@ func (e UnknownSession) Error() string {
 
 // Is makes an UnknownSession a state.ErrNoSession.
 func (e UnknownSession) Is(target error) bool { return target == state.ErrNoSession }
+
+// UnknownSessionOrPane reports that a name given to +history or +resume
+// is neither a session's nor a pane's that superclaude ever ran an agent
+// in (issue 19: it read "pane nosuch has had no conversation"). It is
+// state.ErrNoSession (errors.Is), as UnknownSession is.
+type UnknownSessionOrPane string
+
+func (e UnknownSessionOrPane) Error() string {
+	return fmt.Sprintf("there is no session or pane %s (superclaude +status lists the sessions and their panes)", string(e))
+}
+
+// Is makes an UnknownSessionOrPane a state.ErrNoSession.
+func (e UnknownSessionOrPane) Is(target error) bool { return target == state.ErrNoSession }
 
 // NoConversation says that what (a session or a pane, as Conversations
 // names it) has no conversation n, when it has had have.
