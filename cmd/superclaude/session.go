@@ -220,8 +220,20 @@ func newSessionUpdateCmd(f *sessionFlags) *cobra.Command {
 	return &cobra.Command{
 		Use:   "update key=value…",
 		Short: "set fields of the session's .state.json (key=value; a value is JSON when it reads as the field's kind, else text)",
-		Args:  cobra.MinimumNArgs(1),
-		RunE:  func(c *cobra.Command, args []string) error { return runSessionUpdate(c.OutOrStdout(), f, args) },
+		Long: `Set fields of the session's .state.json, each given as key=value, and print
+the session's directory (--json: its state). A value is taken as JSON when it
+reads as the field's kind (a number, true or false), else as text. Of
+superclaude's own fields a skill may set currentPhase, sessionDescription,
+keywords and the logging thresholds; the others only superclaude writes, and
+they are refused, as a value of the wrong kind is, naming the field.
+
+A key superclaude does not know is accepted, not refused: a skill keeps its own
+fields in the session's state this way (superclaude +session update note=hello),
+and superclaude keeps them as they are. So a misspelt key is no error either:
+superclaude +session show prints what the session holds. An empty value
+(note=) removes a key of your own.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(c *cobra.Command, args []string) error { return runSessionUpdate(c.OutOrStdout(), f, args) },
 	}
 }
 
