@@ -72,7 +72,7 @@ func (s *Supervisor) startPlan() Plan {
 			// resumed; the pane gets a session of its own, and the halted
 			// one keeps its record until `+session reset`.
 			s.log.Warn("the pane's session is halted; starting a new one", "session", found.Name, "halted", found.State.Halted)
-		case err == nil && state.OwnerAlive(found.State) && !state.OwnedBy(found.State, s.self):
+		case err == nil && state.OwnerAlive(found.State) && !state.OwnedBy(found.State, s.self) && !completedByHand(found.State):
 			// Another live supervisor runs this pane's session (superclaude
 			// inside superclaude), or a shell holds it, where a person
 			// typed `+session activate`: leave it and its pane alone.
@@ -124,6 +124,20 @@ func (s *Supervisor) startPlan() Plan {
 	}
 	s.autoPane, s.needAuto = pane, true
 	return fresh
+}
+
+// completedByHand reports whether st is a completed session whose live
+// owner is no supervisor (it serves no control socket): the shell where
+// it was activated, and completed, by hand. Completed, it holds nothing
+// (issue 19: it kept its pane from the next superclaude there until that
+// shell exited), so the pane's start claims it as it would a session
+// whose owner is gone.
+func completedByHand(st *state.State) bool {
+	if st.Lifecycle != state.Completed {
+		return false
+	}
+	_, err := control.FindSocket(st.PID)
+	return errors.Is(err, control.ErrNoSocket)
 }
 
 // agentOf names the agent CLI whose conversation st holds: the profile

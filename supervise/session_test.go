@@ -288,6 +288,50 @@ func TestAPaneHeldByAShellIsSaidSo(t *testing.T) {
 	}
 }
 
+// Issue 19: a session activated and then completed by hand in a shell
+// (+session deactivate) still held its pane while that shell ran: the
+// next superclaude there started in a session of its own, saying the
+// pane's was held. Completed, it holds nothing: the start claims it.
+func TestAPaneCompletedByHandIsNotHeld(t *testing.T) {
+	rt, err := os.MkdirTemp("", "sc-held-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(rt)
+	dir := t.TempDir()
+	store, err := state.OpenIn(filepath.Join(dir, "sessions"), filepath.Join(dir, "index"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	shell := exec.Command("sleep", "30") // stands for the shell: alive, no control socket
+	if err := shell.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { shell.Process.Kill(); shell.Wait() }()
+	owner, err := proc.Of(shell.Process.Pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.Activate("handmade", "", state.Caller{Owner: owner, Pane: "work:main:A"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.Deactivate("handmade", "done by hand", ""); err != nil {
+		t.Fatal(err)
+	}
+	s, err := newSupervisor(Config{Profile: Profiles["generic"], Command: "/bin/true", Store: store, Pane: "work:main:A",
+		Dir: dir, Socket: filepath.Join(rt, "s.sock"), Grace: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.run(context.Background())
+	if strings.Contains(s.notice, "held") {
+		t.Errorf("the notice for the person: %q; want none", s.notice)
+	}
+	if st, _ := store.Load("handmade"); st == nil || st.PID != os.Getpid() {
+		t.Errorf("the completed session was not claimed by the pane's supervisor: %+v", st)
+	}
+}
+
 // Issue 19: `superclaude +run --profile codex` in a pane where claude had
 // run offered claude's conversation, and ran `codex resume <claude's id>`.
 // A pane's conversation is resumed only by the agent CLI that had it.
