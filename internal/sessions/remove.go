@@ -74,5 +74,10 @@ func remove(s *state.Store, name, reason string) error {
 	if HasControlSocket(st.PID) {
 		return fmt.Errorf("session %s is running under superclaude pid %d: stop it first (the dashboard's s, or +down for a fleet)", name, st.PID)
 	}
+	if st.Lifecycle == state.Completed {
+		// Not "held" (issue 19): +status shows it completed.
+		return fmt.Errorf("session %s is completed, but the shell where it was activated by hand (pid %d) still runs: "+
+			"it can be removed once that shell exits", name, st.PID)
+	}
 	return fmt.Errorf("session %s is held by pid %d, the shell where it was activated by hand: it is released when that shell exits", name, st.PID)
 }
