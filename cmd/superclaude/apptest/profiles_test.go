@@ -22,7 +22,7 @@ func TestRunNamesAnUnknownProfileAndAMissingCLI(t *testing.T) {
 		want []string
 	}{
 		{"unknown profile", []string{"+run", "--profile", "codx"}, nil, 2,
-			[]string{`unknown profile "codx"`, "claude, codex, gemini"}},
+			[]string{"--profile codx is not an agent profile", "claude, codex, gemini"}},
 		{"missing CLI", []string{"+run", "--profile", "codex", "--agent", "/nonexistent/codex"}, nil, 127,
 			[]string{"/nonexistent/codex"}},
 		{"no codex on PATH", []string{"+run", "--profile", "codex"}, []string{"SUPERCLAUDE_AGENT=", "PATH=" + emptyPath}, 127,
