@@ -242,34 +242,8 @@ func testHeldEventsWritten(t *testing.T, window time.Duration, status func(Runni
 // and nothing said why. The start now says so, in +why and on the
 // terminal before the agent starts.
 func TestAPaneHeldByAShellIsSaidSo(t *testing.T) {
-	rt, err := os.MkdirTemp("", "sc-held-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(rt)
-	dir := t.TempDir()
-	store, err := state.OpenIn(filepath.Join(dir, "sessions"), filepath.Join(dir, "index"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	shell := exec.Command("sleep", "30") // stands for the shell: alive, no control socket
-	if err := shell.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { shell.Process.Kill(); shell.Wait() }()
-	owner, err := proc.Of(shell.Process.Pid)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := store.Activate("handmade", "", state.Caller{Owner: owner, Pane: "work:main:A"}); err != nil {
-		t.Fatal(err)
-	}
-	s, err := newSupervisor(Config{Profile: Profiles["generic"], Command: "/bin/true", Store: store, Pane: "work:main:A",
-		Dir: dir, Socket: filepath.Join(rt, "s.sock"), Grace: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.run(context.Background())
+	store, owner, run := handActivatedPane(t)
+	s := run()
 	if !strings.Contains(s.notice, "this pane's session handmade is held by pid "+strconv.Itoa(owner.PID)+", a shell") {
 		t.Errorf("the notice for the person: %q", s.notice)
 	}
@@ -293,21 +267,40 @@ func TestAPaneHeldByAShellIsSaidSo(t *testing.T) {
 // next superclaude there started in a session of its own, saying the
 // pane's was held. Completed, it holds nothing: the start claims it.
 func TestAPaneCompletedByHandIsNotHeld(t *testing.T) {
+	store, _, run := handActivatedPane(t)
+	if _, err := store.Deactivate("handmade", "done by hand", ""); err != nil {
+		t.Fatal(err)
+	}
+	s := run()
+	if strings.Contains(s.notice, "held") {
+		t.Errorf("the notice for the person: %q; want none", s.notice)
+	}
+	if st, _ := store.Load("handmade"); st == nil || st.PID != os.Getpid() {
+		t.Errorf("the completed session was not claimed by the pane's supervisor: %+v", st)
+	}
+}
+
+// handActivatedPane makes session handmade of pane work:main:A, activated
+// by hand in a "shell" (a live process with no control socket, killed
+// when the test ends), and returns its store, the shell, and run, which
+// runs a supervisor in that pane to its end.
+func handActivatedPane(t *testing.T) (*state.Store, proc.Identity, func() *Supervisor) {
+	t.Helper()
 	rt, err := os.MkdirTemp("", "sc-held-")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer os.RemoveAll(rt)
+	t.Cleanup(func() { os.RemoveAll(rt) })
 	dir := t.TempDir()
 	store, err := state.OpenIn(filepath.Join(dir, "sessions"), filepath.Join(dir, "index"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	shell := exec.Command("sleep", "30") // stands for the shell: alive, no control socket
+	shell := exec.Command("sleep", "30")
 	if err := shell.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer func() { shell.Process.Kill(); shell.Wait() }()
+	t.Cleanup(func() { shell.Process.Kill(); shell.Wait() })
 	owner, err := proc.Of(shell.Process.Pid)
 	if err != nil {
 		t.Fatal(err)
@@ -315,20 +308,14 @@ func TestAPaneCompletedByHandIsNotHeld(t *testing.T) {
 	if _, err := store.Activate("handmade", "", state.Caller{Owner: owner, Pane: "work:main:A"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := store.Deactivate("handmade", "done by hand", ""); err != nil {
-		t.Fatal(err)
-	}
-	s, err := newSupervisor(Config{Profile: Profiles["generic"], Command: "/bin/true", Store: store, Pane: "work:main:A",
-		Dir: dir, Socket: filepath.Join(rt, "s.sock"), Grace: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.run(context.Background())
-	if strings.Contains(s.notice, "held") {
-		t.Errorf("the notice for the person: %q; want none", s.notice)
-	}
-	if st, _ := store.Load("handmade"); st == nil || st.PID != os.Getpid() {
-		t.Errorf("the completed session was not claimed by the pane's supervisor: %+v", st)
+	return store, owner, func() *Supervisor {
+		s, err := newSupervisor(Config{Profile: Profiles["generic"], Command: "/bin/true", Store: store, Pane: "work:main:A",
+			Dir: dir, Socket: filepath.Join(rt, "s.sock"), Grace: time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.run(context.Background())
+		return s
 	}
 }
 
