@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/superclaude/superclaude/internal/claude"
 	"github.com/superclaude/superclaude/proc"
@@ -111,10 +112,15 @@ func overflowRestart(t *testing.T, w *world, typeLine func(string), sup proc.Ide
 // last agent-start event.
 func agentPID(t *testing.T, w *world) proc.Identity {
 	t.Helper()
+	// A new session's events are held until its agent shows it started
+	// (state.Store.HoldEvents): the conversation bound in its state can
+	// come a moment before the supervisor has seen it and written them.
 	var pid int
-	for _, ev := range w.events("agent-start") {
-		if f, ok := ev.Detail["pid"].(float64); ok {
-			pid = int(f)
+	for deadline := time.Now().Add(wait); pid == 0 && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		for _, ev := range w.events("agent-start") {
+			if f, ok := ev.Detail["pid"].(float64); ok {
+				pid = int(f)
+			}
 		}
 	}
 	id, err := proc.Of(pid)
