@@ -235,9 +235,12 @@ func Main() {
 			time.Sleep(100 * time.Millisecond)
 		}
 	}
+	raw := false
 	if term.IsTerminal(0) {
-		// Claude Code says it is at its prompt as it starts.
+		// Claude Code says it is at its prompt as it starts, and reads
+		// keys raw before it draws.
 		writeStatus("idle")
+		raw = keysMode(os.Stdin)
 	}
 	fmt.Printf("FAKE-AGENT READY pid=%d tty=%v args=%q\r\n", me.PID, term.IsTerminal(0), args)
 
@@ -245,7 +248,7 @@ func Main() {
 		command(me.PID, line, exit)
 	}
 	n := 0
-	readLines(os.Stdin, func(line string) {
+	readLines(os.Stdin, raw, func(line string) {
 		n++
 		typed(me.PID, n, line, exit)
 	})

@@ -9,36 +9,42 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// readLines reads what is typed on the agent's terminal, a line at a
-// time, and hands each to take. On a terminal it reads keys as Claude
-// Code does — the line discipline's own editing and echo off, so that the
-// terminal is raw to superclaude, which waits for that before it types
-// held keys into a fresh agent — and does the echo and the editing
-// itself. Signals stay on (ISIG): Ctrl-C, Ctrl-Z and Ctrl-\ reach it as
-// signals, as the tests expect of it. The terminal's modes are put back
-// before restore returns.
-func readLines(in *os.File, take func(string)) {
+// keysMode puts the agent's terminal in the mode Claude Code reads keys
+// in — the line discipline's own editing and echo off, so that the
+// terminal is raw to superclaude, which waits for that (and a status)
+// before it types held keys into a fresh agent — and reports whether it
+// did. Signals stay on (ISIG): Ctrl-C, Ctrl-Z and Ctrl-\ reach the agent
+// as signals, as the tests expect of it. Like Claude Code, the agent
+// does this before it draws anything: what it prints next is what tells
+// superclaude to look again. restoreModes puts the modes back.
+func keysMode(in *os.File) bool {
 	old, err := unix.IoctlGetTermios(int(in.Fd()), ioctlGetTermios)
 	if err != nil {
-		sc := bufio.NewScanner(in)
-		for sc.Scan() {
-			take(sc.Text())
-		}
-		return
+		return false
 	}
 	keys := *old
 	keys.Lflag &^= unix.ICANON | unix.ECHO
 	keys.Cc[unix.VMIN], keys.Cc[unix.VTIME] = 1, 0
 	if unix.IoctlSetTermios(int(in.Fd()), ioctlSetTermios, &keys) != nil {
+		return false
+	}
+	modes.Lock()
+	modes.restore = func() { unix.IoctlSetTermios(int(in.Fd()), ioctlSetTermios, old) }
+	modes.Unlock()
+	return true
+}
+
+// readLines reads what is typed on the agent's terminal, a line at a
+// time, and hands each to take. In keys mode (raw) it does the echo and
+// the editing itself; else the line discipline does.
+func readLines(in *os.File, raw bool, take func(string)) {
+	if !raw {
 		sc := bufio.NewScanner(in)
 		for sc.Scan() {
 			take(sc.Text())
 		}
 		return
 	}
-	modes.Lock()
-	modes.restore = func() { unix.IoctlSetTermios(int(in.Fd()), ioctlSetTermios, old) }
-	modes.Unlock()
 	r := bufio.NewReader(in)
 	var line []byte
 	for {
