@@ -174,7 +174,10 @@ func typedAsClaudeStarts(t *testing.T, after time.Duration) {
 		if !inputShows(screen, typed) {
 			t.Fatalf("the line typed as the fresh claude started never reached it; screen:\n%s", screen)
 		}
-		t.Log("claude dropped the Enter given with the line: it waits in the input box")
+		// Shown "Queued", claude holds it for the end of its turn
+		// (TestLabTypingAsTheFirstPromptStarts); else it waits unsent.
+		t.Logf("the line given with its Enter was not sent in 15 s (claude shows it queued: %v); screen:\n%s",
+			strings.Contains(screen, "Queued"), screen)
 		mark = w.api.Mark()
 		tm.must("send-keys", "-t", pane, "Enter")
 		if got, ok = w.api.WaitAfter(mark, wait, sent); !ok {
