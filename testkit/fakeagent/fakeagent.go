@@ -260,20 +260,30 @@ func Main() {
 // prompt: its UserPromptSubmit hook first — which notes the prompt, so
 // that a restart after it knows the agent took it — then the turn (the
 // command), then the Stop hook that ends the turn. A turn the agent does
-// not live through (an exit, a restart that kills it) runs no Stop; an
-// "exit" is the test's crash at the prompt, after the turn: its Stop runs
-// first.
+// not live through (a restart that kills it) runs no Stop; a line that
+// stands for something claude does at once, or for a reply, has its Stop
+// run before what the test reads, so that a test that acts on that
+// output finds the turn ended.
 func typed(pid, n int, line string, exit func(int)) {
 	if strings.TrimSpace(line) == "" {
 		return
 	}
 	id := fmt.Sprintf("fake-prompt-%d-%d", pid, n)
 	hook("user-prompt-submit", map[string]any{"hook_event_name": "UserPromptSubmit", "prompt_id": id, "prompt": line, "source": "user"})
-	if cmd, _, _ := strings.Cut(strings.TrimSpace(line), " "); cmd == "exit" {
-		hook("stop", map[string]any{"hook_event_name": "Stop", "prompt_id": id})
+	stop := func() { hook("stop", map[string]any{"hook_event_name": "Stop", "prompt_id": id}) }
+	switch cmd, _, _ := strings.Cut(strings.TrimSpace(line), " "); cmd {
+	case "restart", "activate", "sc", "overflow":
+		// A turn in which the model runs superclaude from a tool: it
+		// ends after the tool, if the agent lives through it.
+		command(pid, line, exit)
+		stop()
+	default:
+		// The rest stand for what claude does at once (a status-line
+		// tick, its status, its exit at the prompt) or for a reply: the
+		// turn has ended by the time the test reads its line.
+		stop()
+		command(pid, line, exit)
 	}
-	command(pid, line, exit)
-	hook("stop", map[string]any{"hook_event_name": "Stop", "prompt_id": id})
 }
 
 // hook runs superclaude's hook for event as Claude Code does, with the
