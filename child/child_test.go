@@ -97,9 +97,12 @@ func helper(mode string) {
 		ppgid, _ := unix.Getpgid(os.Getppid())
 		// Job control: its group leads the foreground of the pty, and its
 		// parent is in its session but another group (not orphaned).
-		fmt.Printf("session-leader=%v foreground=%v parent-in-session=%v parent-group=%v tty=%v\r\n",
+		// And its terminal blocks, as a shell's does: a program that reads
+		// it without handling EAGAIN (cat, a Python REPL) would end.
+		fl, _ := unix.FcntlInt(0, unix.F_GETFL, 0)
+		fmt.Printf("session-leader=%v foreground=%v parent-in-session=%v parent-group=%v tty=%v nonblocking=%v\r\n",
 			sid == os.Getpid(), fg == unix.Getpgrp() && unix.Getpgrp() == os.Getpid(),
-			sid == os.Getppid(), ppgid != unix.Getpgrp(), term.IsTerminal(0))
+			sid == os.Getppid(), ppgid != unix.Getpgrp(), term.IsTerminal(0), fl&unix.O_NONBLOCK != 0)
 		winch := make(chan os.Signal, 1)
 		signal.Notify(winch, syscall.SIGWINCH)
 		go func() {
@@ -287,7 +290,7 @@ func TestAgentGetsAPtyInputAndResizes(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := bufio.NewReader(master)
-	readUntil(t, r, "session-leader=false foreground=true parent-in-session=true parent-group=true tty=true")
+	readUntil(t, r, "session-leader=false foreground=true parent-in-session=true parent-group=true tty=true nonblocking=false")
 	master.Write([]byte("hello\r"))
 	readUntil(t, r, "got:hello")
 

@@ -116,6 +116,13 @@ func runAgent(report func(string), tty int, path, dir string, args, env []string
 		closeFD(tty)
 		return "error 1 taking the agent's terminal: " + oneLine(err.Error())
 	}
+	// The terminal blocks, as one a shell gives a program does. The
+	// supervisor's Go runtime opened it non-blocking (os.OpenFile puts a
+	// terminal in its poller), and the flag belongs to the open file
+	// description this descriptor shares: left on, every agent that reads
+	// its terminal without handling EAGAIN (cat, dash, Python) saw its
+	// reads fail. Set before os.NewFile, so that the file is a plain one.
+	syscall.SetNonblock(tty, false)
 	t := os.NewFile(uintptr(tty), "tty")
 	defer t.Close()
 	defer giveUpTerminal(tty)
