@@ -181,7 +181,7 @@ func Main() {
 	}
 
 	sigs := make(chan os.Signal, 4)
-	// SIGTSTP is left alone: Ctrl-Z on its (cooked) terminal stops it, as
+	// SIGTSTP is left alone: Ctrl-Z on its terminal (signals kept on: keysMode) stops it, as
 	// it stops any program; SIGCONT is reported, as a redraw would be.
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT, syscall.SIGWINCH, syscall.SIGCONT)
 	ignoreTerm := os.Getenv(EnvIgnoreTerm) != ""
