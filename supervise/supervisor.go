@@ -174,9 +174,10 @@ type Supervisor struct {
 	// request deletes sessionId); the event log keeps it for +history.
 	now Running
 	// lastStatus is what the agent last said it was doing (noteStatus),
-	// and statusChanged is closed at its next change (awaitTurn).
-	lastStatus    string
-	statusChanged chan struct{}
+	// and statusLooked is closed at the next look at it (awaitTurn,
+	// giveTypeahead).
+	lastStatus   string
+	statusLooked chan struct{}
 	// continuedAt is when the supervisor last typed the continue after a
 	// limit: that prompt is its own, not the person's (typedByUs).
 	continuedAt time.Time

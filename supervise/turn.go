@@ -80,15 +80,15 @@ func (s *Supervisor) agentWatch() WatchSet {
 	return s.cfg.Profile.Watch(r)
 }
 
-// statusChange returns a channel closed at the next change of what the
-// agent says it is doing, as noteStatus sees it.
-func (s *Supervisor) statusChange() <-chan struct{} {
+// statusLook returns a channel closed at the next look at what the agent
+// says it is doing (noteStatus): the waiter then reads the status again.
+func (s *Supervisor) statusLook() <-chan struct{} {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.statusChanged == nil {
-		s.statusChanged = make(chan struct{})
+	if s.statusLooked == nil {
+		s.statusLooked = make(chan struct{})
 	}
-	return s.statusChanged
+	return s.statusLooked
 }
 
 // mustWait reports whether a restart or stop asked for from outside waits
@@ -103,14 +103,14 @@ func mustWait(status string) bool { return status == StatusBusy }
 // --session`, SIGUSR1, `+down`) goes through it, so that claude is not
 // killed mid-turn, in the middle of an edit.
 //
-// It looks again when noteStatus sees the status change (the agent's
-// status file changed), and gives up once, at max: no polling.
+// It reads the status again at each look of the waiting supervisor (the
+// agent's files changed), and gives up once, at max: no polling.
 func (s *Supervisor) awaitTurn(max time.Duration) (time.Duration, bool) {
 	start := time.Now()
 	deadline := time.NewTimer(max)
 	defer deadline.Stop()
 	for {
-		change := s.statusChange() // before the read: a change after it is not missed
+		change := s.statusLook() // before the read: a look after it is not missed
 		if !mustWait(s.agentStatus()) {
 			return time.Since(start), true
 		}
@@ -144,13 +144,19 @@ func (s *Supervisor) noteStatus(status string) {
 		case was == StatusBusy && status == StatusIdle:
 			s.attention(AttentionTurnEnded, s.session(), "the agent finished its turn and waits at its prompt", time.Time{})
 		}
-		s.mu.Lock()
-		if s.statusChanged != nil {
-			close(s.statusChanged)
-			s.statusChanged = nil
-		}
-		s.mu.Unlock()
 	}
+	// Every look wakes whoever waits on the status, changed or not: a
+	// waiter reads the status itself, and may have read a turn under way
+	// that no look saw — idle at one look, busy at the waiter's read,
+	// idle again at the next look is no change here, and a waiter woken
+	// only by changes slept through the turn's end for the whole turn
+	// gate (TestAStopAfterATurnTheLooksNeverSawEnds).
+	s.mu.Lock()
+	if s.statusLooked != nil {
+		close(s.statusLooked)
+		s.statusLooked = nil
+	}
+	s.mu.Unlock()
 	if s.currentAgent() == nil {
 		return
 	}

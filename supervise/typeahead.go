@@ -88,7 +88,7 @@ func (s *Supervisor) giveTypeahead(ag *child.Agent) {
 		}
 	}()
 	for {
-		change := s.statusChange() // before the look: a change after it is not missed
+		change := s.statusLook() // before the look: a look after it is not missed
 		out := ag.NextOutput()
 		if !ag.HasTypeahead() {
 			return
