@@ -400,8 +400,9 @@ func transcriptOf(st *state.State) string {
 // says it is doing (noteStatus), goes on after a usage limit, and
 // dehydrates and restarts an agent that has left an overflow undealt with
 // for longer than the policy's DehydrateWait (decideDuties), tells the
-// person of a limit (attention), and learns the conversation of a profile
-// that can (learnConversation). It looks when the agent's files
+// person of a limit (attention), learns the conversation of a profile
+// that can (learnConversation), and keeps its file where the profile says
+// it must be kept (Profile.Keep). It looks when the agent's files
 // (Profile.Watch) or the session's state file change — the kernel says so
 // (internal/fswatch) — and when a timer set for the next thing due fires,
 // once: an idle agent whose files do not change costs no wakeups. A change
@@ -422,6 +423,11 @@ func (a *agentService) wait(ctx context.Context, ag *child.Agent) {
 		return
 	}
 	defer s.noteStatus("")
+	var keeper Keeper
+	if s.cfg.Profile.Keep != nil {
+		keeper = s.cfg.Profile.Keep()
+		defer keeper.Release()
+	}
 	var changed <-chan struct{}
 	var w *fswatch.Watcher
 	// A profile that learns from its agent's files which ones it did not
@@ -478,6 +484,7 @@ func (a *agentService) wait(ctx context.Context, ag *child.Agent) {
 		}
 		now := time.Now()
 		s.learnConversation()
+		s.keepLook(keeper)
 		status := s.agentStatus()
 		s.noteStatus(status)
 		sess := s.mine()

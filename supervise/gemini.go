@@ -43,6 +43,7 @@ func geminiProfile() Profile {
 		Conversation:   geminiConversation,
 		Status:         func(a Running) (string, error) { return chatStatus(a.Transcript) },
 		Watch:          geminiWatch,
+		Keep:           newChatKeeper,
 		ResumeFailCode: 42,
 		ContextUsage:   ContextNone,
 		Output:         rewriteHint("gemini --resume", "superclaude +run --profile gemini -- --resume"),
@@ -121,7 +122,11 @@ func geminiHome(env []string) string {
 
 // geminiConversation is the conversation the agent was started on —
 // `--session-id <id>` or `--resume <id>` — once the CLI has written its
-// file: the newest chat file whose first line names that id. Started with
+// file: the chat file whose first line names that id; of several, the
+// largest, then the newest. A resumed CLI goes on in the file that holds
+// the conversation, and also writes a new one of the same id that holds
+// nothing: the newest would flip between the two as each is written.
+// Started with
 // `--resume latest`, a number or a session file, the id is not on the
 // command line, and is not learned.
 func geminiConversation(a Running) (id, transcript string, err error) {
@@ -133,21 +138,21 @@ func geminiConversation(a Running) (id, transcript string, err error) {
 	if err != nil {
 		return "", "", err
 	}
-	var newest string
-	var at int64
+	var best string
+	var size, at int64
 	for _, f := range files {
 		fi, err := os.Stat(f)
 		if err != nil || chatSessionID(f) != id {
 			continue
 		}
-		if t := fi.ModTime().UnixNano(); newest == "" || t > at {
-			newest, at = f, t
+		if n, t := fi.Size(), fi.ModTime().UnixNano(); best == "" || n > size || n == size && t > at {
+			best, size, at = f, n, t
 		}
 	}
-	if newest == "" {
+	if best == "" {
 		return "", "", nil // not written yet
 	}
-	return id, newest, nil
+	return id, best, nil
 }
 
 // geminiStartedOn is the id of the conversation a Gemini CLI was started

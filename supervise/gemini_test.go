@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 const geminiID = "11111111-2222-4333-8444-555555555555"
@@ -43,6 +44,14 @@ func TestGeminiConversationIsTheIdItWasStartedOn(t *testing.T) {
 	resumed := Running{Args: []string{"--resume", geminiID}, Env: env}
 	if id, _, _ := geminiConversation(resumed); id != geminiID {
 		t.Errorf("resumed: %q", id)
+	}
+	// Resumed, the CLI also writes a new file of the id that holds
+	// nothing, newer: the conversation is still in the one that holds it.
+	chatFile(t, home, "proj", "2026-11-25T15-49", geminiID, `{"type":"user","content":"hi"}`)
+	os.Chtimes(path, time.Now().Add(-time.Minute), time.Now().Add(-time.Minute))
+	chatFile(t, home, "proj", "2026-11-25T16-10", geminiID)
+	if _, tr, _ := geminiConversation(resumed); tr != path {
+		t.Errorf("resumed, with a new empty file of the id beside it: learned %s, want %s", tr, path)
 	}
 	for _, args := range [][]string{{"--resume", "latest"}, {"-r", "3"}, {"--session-file", "x.json"}, {"--session-id", "not-an-id"}} {
 		if id, _, err := geminiConversation(Running{Args: args, Env: env}); id != "" || err == nil {

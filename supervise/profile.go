@@ -77,6 +77,11 @@ type Profile struct {
 	// asks then, so that an idle agent costs no wakeups. A profile with
 	// Status or Conversation and no Watch is asked once a second.
 	Watch func(a Running) WatchSet
+	// Keep, when set, makes a Keeper for each start of the agent: what
+	// keeps the file the CLI keeps the conversation in from being lost
+	// to another process while the agent runs (Gemini CLI's). Nil: the
+	// CLI's file needs no keeping.
+	Keep func() Keeper
 	// ResumeFailCode is the exit code with which the CLI says, at once,
 	// that it cannot resume the conversation it was given (an unknown or
 	// deleted id): the supervisor then starts a new one instead of trying
