@@ -2,11 +2,9 @@ package e2e
 
 import (
 	"slices"
-	"syscall"
 	"testing"
 	"time"
 
-	"github.com/superclaude/superclaude/proc"
 	"github.com/superclaude/superclaude/state"
 	"github.com/superclaude/superclaude/testkit/fakegemini"
 )
@@ -37,15 +35,7 @@ func TestGeminiConversationOutlivesAPlainGeminiStartingBesideIt(t *testing.T) {
 	w.gemini.Push(fakegemini.Text("noted"))
 	w.turn(tm, pane, "remember the word tangerine")
 	tm.waitScreen(pane, "noted")
-	time.Sleep(time.Until(sess.State.StartedAt.Add(6 * time.Second))) // past "fails as it starts"
-	var cli []proc.Info
-	w.until("gemini's node processes", func() bool {
-		cli = agentProcs(sup, "gemini")
-		return len(cli) > 0
-	})
-	if err := proc.Signal(cli[len(cli)-1].Identity, syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
+	w.crash(sup, sess.State)
 	w.until("gemini to be started again", func() bool { return len(w.agentStarts()) >= 2 })
 	w.until("the resumed gemini to settle", func() bool {
 		s, err := w.store().Load(sess.Name)

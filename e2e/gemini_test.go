@@ -62,19 +62,7 @@ func TestGeminiStartTurnCrashResumeExit(t *testing.T) {
 		t.Errorf("session: profile %q, transcript %q", sess.State.AgentProfile, sess.State.TranscriptPath)
 	}
 
-	// A crash: the CLI's node process dies (its launcher in front of it
-	// then exits 1) — a while after the start: an agent that fails in its
-	// first 5 s failed as it started, and is not started again.
-	time.Sleep(time.Until(sess.State.StartedAt.Add(6 * time.Second)))
-	var cli []proc.Info
-	w.until("gemini's node processes", func() bool {
-		cli = agentProcs(sup, "gemini")
-		return len(cli) > 0
-	})
-	victim := cli[len(cli)-1]
-	if err := proc.Signal(victim.Identity, syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
+	w.crash(sup, sess.State)
 	w.until("gemini to be started again", func() bool { return len(w.agentStarts()) == 2 })
 	if restart := w.agentStarts()[1]; !slices.Equal(restart, []string{"--resume", id}) {
 		t.Fatalf("the restart ran gemini %q, want --resume %s", restart, id)
@@ -91,5 +79,22 @@ func TestGeminiStartTurnCrashResumeExit(t *testing.T) {
 	}
 	if n := len(w.agentStarts()); n != 2 {
 		t.Errorf("gemini was started %d times, want twice", n)
+	}
+}
+
+// crash kills the node process of the Gemini CLI that supervisor runs in
+// session st (its launcher in front of it then exits 1) — a while after
+// the start: an agent that fails in its first 5 s failed as it started,
+// and is not started again.
+func (w *geminiWorld) crash(supervisor proc.Identity, st *state.State) {
+	w.t.Helper()
+	time.Sleep(time.Until(st.StartedAt.Add(6 * time.Second)))
+	var cli []proc.Info
+	w.until("gemini's node processes", func() bool {
+		cli = agentProcs(supervisor, "gemini")
+		return len(cli) > 0
+	})
+	if err := proc.Signal(cli[len(cli)-1].Identity, syscall.SIGKILL); err != nil {
+		w.t.Fatal(err)
 	}
 }

@@ -23,6 +23,7 @@ package fswatch
 
 import (
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -64,6 +65,10 @@ func (w *Watcher) Changed() <-chan struct{} { return w.c }
 // replacing the previous set; a path that ends in a separator is a
 // directory, about every file directly in it. A file that cannot be
 // watched at all (no ancestor directory can be) is left out.
+//
+// A directory watched that was not before is reported as a change: what
+// was written in it before its watch began sent no event, and the owner,
+// which read its files before it named them, may not have seen it.
 func (w *Watcher) Watch(files ...string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -77,13 +82,16 @@ func (w *Watcher) Watch(files ...string) {
 			w.files[filepath.Clean(f)] = true
 		}
 	}
-	w.rewatch()
+	if w.rewatch() {
+		w.notify()
+	}
 }
 
 // rewatch watches, for every file, its directory or its nearest existing
-// ancestor, and drops the watches no file needs any more. The caller holds
-// mu.
-func (w *Watcher) rewatch() {
+// ancestor, and drops the watches no file needs any more. It reports
+// whether it watches a directory it did not watch before. The caller
+// holds mu.
+func (w *Watcher) rewatch() (added bool) {
 	want := map[string]bool{}
 	var starts []string
 	for f := range w.files {
@@ -93,15 +101,19 @@ func (w *Watcher) rewatch() {
 		starts = append(starts, d)
 	}
 	for _, start := range starts {
-		for dir := start; ; dir = filepath.Dir(dir) {
-			// Added again even when watched: a directory removed and
-			// made anew lost its watch with its inode.
-			if err := w.fs.Add(dir); err == nil {
-				w.dirs[dir] = true
-				want[dir] = true
+		for {
+			dir, ok := w.watchNearest(start)
+			if !ok {
 				break
 			}
-			if parent := filepath.Dir(dir); parent == dir {
+			added = added || !w.dirs[dir]
+			w.dirs[dir] = true
+			want[dir] = true
+			// A directory made below dir after its Add failed and before
+			// dir's watch began sent dir no event (`mkdir -p` of a CLI
+			// that makes its day's directory, as Codex does, is that
+			// quick): nothing would ever move the watch down. Look again.
+			if dir == start || !exists(towards(dir, start)) {
 				break
 			}
 		}
@@ -112,6 +124,37 @@ func (w *Watcher) rewatch() {
 			delete(w.dirs, dir)
 		}
 	}
+	return added
+}
+
+// watchNearest watches start or its nearest ancestor that can be, and
+// says which.
+func (w *Watcher) watchNearest(start string) (string, bool) {
+	for dir := start; ; dir = filepath.Dir(dir) {
+		// Added again even when watched: a directory removed and made
+		// anew lost its watch with its inode.
+		if err := w.fs.Add(dir); err == nil {
+			return dir, true
+		}
+		if parent := filepath.Dir(dir); parent == dir {
+			return "", false
+		}
+	}
+}
+
+// towards is the directory right below dir on the way to start, a
+// directory under it.
+func towards(dir, start string) string {
+	for p := start; ; p = filepath.Dir(p) {
+		if parent := filepath.Dir(p); parent == dir || parent == p {
+			return p
+		}
+	}
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
 
 // Close stops watching.

@@ -151,3 +151,37 @@ func TestAnyFileInAWatchedDirectoryIsReported(t *testing.T) {
 		t.Fatal("a file outside the watched directory was reported")
 	}
 }
+
+// TestAFileWrittenBeforeItsDirectoryWasWatchedIsReported: a supervised
+// Codex's conversation was never learned (CI, 2026-12-02): its day's
+// directory and rollout file were made while the watch was still on an
+// ancestor, and no event ever came. A directory newly watched is
+// reported as a change, so that its owner reads what is already there.
+func TestAFileWrittenBeforeItsDirectoryWasWatchedIsReported(t *testing.T) {
+	root := t.TempDir()
+	day := filepath.Join(root, "sessions", "2026", "12", "02")
+	os.MkdirAll(day, 0o700)
+	os.WriteFile(filepath.Join(day, "rollout.jsonl"), []byte("{}\n"), 0o600)
+	w := newWatcher(t)
+	w.Watch(day + string(filepath.Separator))
+	if !changed(w, 5*time.Second) {
+		t.Fatal("watching a directory that already held a file reported no change")
+	}
+	// Named again, nothing new is watched: nothing to report.
+	w.Watch(day + string(filepath.Separator))
+	if changed(w, 300*time.Millisecond) {
+		t.Fatal("the same set named again reported a change")
+	}
+}
+
+func TestTowardsIsTheNextDirectoryDown(t *testing.T) {
+	for _, tc := range []struct{ dir, start, want string }{
+		{"/a", "/a/b/c/d", "/a/b"},
+		{"/a/b/c", "/a/b/c/d", "/a/b/c/d"},
+		{"/", "/a/b", "/a"},
+	} {
+		if got := towards(tc.dir, tc.start); got != tc.want {
+			t.Errorf("towards(%q, %q) = %q, want %q", tc.dir, tc.start, got, tc.want)
+		}
+	}
+}
