@@ -45,20 +45,19 @@ func keepName(path string, pid int) string {
 
 func (k *chatKeeper) Look(a Running) (string, error) {
 	if a.Transcript != k.path {
-		k.Release()
 		if a.Transcript == "" {
+			k.Release()
 			return "", nil
 		}
-		return "", k.hold(a.Transcript, a.Process.PID)
+		return "", k.take(a)
 	}
-	if k.path == "" {
-		return "", nil
+	if k.keep == "" {
+		return "", nil // could not be kept, and said so
 	}
 	kept, err := os.Lstat(k.keep)
 	if err != nil || !os.SameFile(kept, k.held) {
 		// The second name is gone or another file's: hold what is there now.
-		k.Release()
-		return "", k.hold(a.Transcript, a.Process.PID)
+		return "", k.take(a)
 	}
 	now, err := os.Lstat(k.path)
 	switch {
@@ -77,10 +76,21 @@ func (k *chatKeeper) Look(a Running) (string, error) {
 		return "", err
 	}
 	if chatSessionID(k.path) == chatSessionID(k.keep) {
-		k.Release() // the CLI's own rewrite
-		return "", k.hold(a.Transcript, a.Process.PID)
+		return "", k.take(a) // the CLI's own rewrite
 	}
 	return "the chat file was deleted by another process and written on anew without its conversation's id; joined again", k.join()
+}
+
+// take lets go of what it keeps and keeps a's chat file instead. A file
+// it cannot keep is said once, not at every look (a file system without
+// hard links would say it at each).
+func (k *chatKeeper) take(a Running) error {
+	k.Release()
+	if err := k.hold(a.Transcript, a.Process.PID); err != nil {
+		k.path = a.Transcript
+		return err
+	}
+	return nil
 }
 
 // hold makes the second name of path, the file of the agent pid.

@@ -130,3 +130,17 @@ func keepNames(t *testing.T, path string) []string {
 	}
 	return names
 }
+
+// A chat file that cannot be given a second name (here: none there)
+// is said once, not at every look.
+func TestAChatFileThatCannotBeKeptIsSaidOnce(t *testing.T) {
+	k := newChatKeeper()
+	a := Running{Transcript: filepath.Join(t.TempDir(), "session-x-11111111.jsonl")}
+	if _, err := k.Look(a); err == nil {
+		t.Fatal("no error for a file that cannot be linked")
+	}
+	if did, err := k.Look(a); err != nil || did != "" {
+		t.Fatalf("the next look said %q, %v; want nothing", did, err)
+	}
+	k.Release()
+}
