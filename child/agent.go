@@ -1,6 +1,7 @@
 package child
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"os"
@@ -413,11 +414,22 @@ func (a *Agent) typeLine(text string, ours bool) error {
 }
 
 // write writes p to the agent's terminal through w (its pty, or the
-// relay's handle of it) and logs it for Typed.
+// relay's handle of it) and logs it for Typed: before the write, and
+// taken out again if the write fails, so that a keystroke's echo does not
+// wait for the log (typedLog.add). The time is read only for a write that
+// holds an Enter, the one readTyped dates.
 func (a *Agent) write(w io.Writer, p []byte, ours bool) error {
+	if len(p) == 0 {
+		return nil
+	}
+	var at time.Time
+	if bytes.IndexByte(p, '\r') >= 0 {
+		at = time.Now()
+	}
+	n := a.typed.add(p, at, ours)
 	_, err := w.Write(p)
-	if err == nil {
-		a.typed.add(p, time.Now(), ours)
+	if err != nil {
+		a.typed.undo(n)
 	}
 	return err
 }

@@ -43,35 +43,84 @@ type typedLog struct {
 	size   int
 	// cut is set once bytes were dropped from the front.
 	cut bool
+	// dropped counts the chunks dropped from the front, so that add's
+	// numbers stay good for undo.
+	dropped int
+	// buf is where the chunks' bytes are kept: each chunk's b is a piece
+	// of it, so that a keystroke's write allocates nothing (see add).
+	// Only appended to; a full one is left to the chunks still in it and
+	// a new one started.
+	buf []byte
 }
 
-// typedChunk is one write: its bytes, when they reached the agent, and
-// whether superclaude wrote them (Type), not the person.
+// typedBuf is the size of each of typedLog's buffers: one allocation per
+// this many bytes typed.
+const typedBuf = 16 << 10
+
+// typedChunk is one write: its bytes, when they reached the agent — kept
+// only for a write holding an Enter (CR), the one time readTyped reads —
+// and whether superclaude wrote them (Type), not the person.
 type typedChunk struct {
 	at   time.Time
 	b    []byte
 	ours bool
 }
 
-// add logs one write made at at. The oldest bytes go once the log is
-// past maxTyped.
-func (l *typedLog) add(p []byte, at time.Time, ours bool) {
-	if len(p) == 0 {
-		return
-	}
-	if len(p) > maxTyped {
-		p, l.cut = p[len(p)-maxTyped:], true
-	}
+// add logs one write about to be made at at, and returns its number for
+// undo. The oldest bytes go once the log is past maxTyped — those before
+// this write, so that undoing it leaves the log as it was.
+//
+// It is on every keystroke's path (Terminal.input), where a few hundred
+// nanoseconds of work cost the echo microseconds: added to after the
+// write, with a copy of each key in an allocation of its own and the
+// clock read for every key, the log made the relay's echo about 11 µs
+// slower at p50 (docs/benchmarks.md, the keystroke echo, 2026-12-02); the
+// clock alone, read after the write, about 5 µs. The same work measured
+// cheaper before the write than after it, where it holds up the
+// supervisor's return to the poller while the key is on its way. So
+// Agent.write logs first, the bytes go into a shared buffer, and the
+// clock is read only for a write that holds an Enter.
+func (l *typedLog) add(p []byte, at time.Time, ours bool) int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.chunks = append(l.chunks, typedChunk{at: at, b: append([]byte(nil), p...), ours: ours})
+	l.trim()
+	if len(l.buf)+len(p) > cap(l.buf) {
+		l.buf = make([]byte, 0, max(typedBuf, len(p)))
+	}
+	start := len(l.buf)
+	l.buf = append(l.buf, p...)
+	l.chunks = append(l.chunks, typedChunk{at: at, b: l.buf[start:len(l.buf):len(l.buf)], ours: ours})
 	l.size += len(p)
+	return l.dropped + len(l.chunks) - 1
+}
+
+// undo takes out write n (add's number), which did not reach the agent.
+// Another write logged since keeps its number: n is emptied, not removed,
+// unless it is the last.
+func (l *typedLog) undo(n int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	i := n - l.dropped
+	if i < 0 || i >= len(l.chunks) {
+		return
+	}
+	l.size -= len(l.chunks[i].b)
+	if i == len(l.chunks)-1 {
+		l.chunks = l.chunks[:i]
+	} else {
+		l.chunks[i].b = nil
+	}
+}
+
+// trim drops the oldest bytes past maxTyped; l.mu is held.
+func (l *typedLog) trim() {
 	for l.size > maxTyped {
 		over := l.size - maxTyped
 		first := &l.chunks[0]
 		if len(first.b) <= over {
 			l.size -= len(first.b)
 			l.chunks = l.chunks[1:]
+			l.dropped++
 		} else {
 			first.b = first.b[over:]
 			l.size -= over
@@ -84,6 +133,7 @@ func (l *typedLog) add(p []byte, at time.Time, ours bool) {
 func (l *typedLog) snapshot() ([]typedChunk, bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.trim()
 	return append([]typedChunk(nil), l.chunks...), l.cut
 }
 

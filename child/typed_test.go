@@ -3,6 +3,7 @@ package child
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -123,6 +124,48 @@ func TestTypedLogIsBounded(t *testing.T) {
 	got = readTyped(p.snapshot())
 	if len(got.Lines) != 2 || got.Lines[0].Known || got.Lines[0].Text != " and more" || got.Lines[1].String() != "after@2" {
 		t.Fatalf("a paste cut into: read %v", got.Lines)
+	}
+}
+
+// A write that fails is taken out of the log (Agent.write logs before it
+// writes): only what reached the agent is read back, and a write logged
+// in between keeps its place.
+func TestTypedLogUndoesAFailedWrite(t *testing.T) {
+	var l typedLog
+	l.add([]byte("kept\r"), at(1), false)
+	lost := l.add([]byte("lost\r"), at(2), false)
+	l.add([]byte("typed meanwhile\r"), at(3), true)
+	last := l.add([]byte("lost tail"), time.Time{}, false)
+	l.undo(last)
+	l.undo(lost)
+	got := readTyped(l.snapshot())
+	if lines := fmt.Sprint(got.Lines); lines != "[kept@1 ours:typed meanwhile@3]" || got.Tail != "" || !got.TailKnown {
+		t.Fatalf("read %s, tail %q", lines, got.Tail)
+	}
+
+	var a Agent
+	if err := a.write(failingWriter{}, []byte("never sent\r"), false); err == nil {
+		t.Fatal("the write did not fail")
+	}
+	if typed := a.Typed(); len(typed.Lines) != 0 || typed.Tail != "" {
+		t.Fatalf("a write that failed is read back: %v, tail %q", typed.Lines, typed.Tail)
+	}
+}
+
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("the pty is gone") }
+
+// Logging a keystroke allocates nothing: it is on the echo's path, where
+// a copy of each key in an allocation of its own (and the clock read for
+// every key) made the relay's echo about 11 µs slower at p50
+// (docs/benchmarks.md, the keystroke echo on 2026-12-02).
+func TestTypedLogOfAKeystrokeAllocatesNothing(t *testing.T) {
+	var l typedLog
+	key := []byte("k")
+	l.add(key, time.Time{}, false) // the first buffer
+	if n := testing.AllocsPerRun(1000, func() { l.add(key, time.Time{}, false) }); n != 0 {
+		t.Fatalf("%v allocations a keystroke", n)
 	}
 }
 
