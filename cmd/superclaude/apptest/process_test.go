@@ -202,9 +202,20 @@ func TestOverflowRestartRoundTrip(t *testing.T) {
 	if exits := h.events("exit"); len(exits) != 1 || exits[0].Code != 143 || exits[0].PID != starts[0].PID {
 		t.Fatalf("first agent exits: %+v", exits)
 	}
-	st, err := h.store().Load(name)
-	if err != nil {
-		t.Fatal(err)
+	// The decision's write may still be on its way to the disk as the
+	// fresh agent starts: the supervisor holds the state's lock, and
+	// renames the new file in place while the agent starts (supervise's
+	// recordDecision). A read without the lock can come first (CI,
+	// 2026-12-02): read it once the write is done.
+	var st *state.State
+	for deadline := time.Now().Add(timeout); ; time.Sleep(10 * time.Millisecond) {
+		var err error
+		if st, err = h.store().Load(name); err != nil {
+			t.Fatal(err)
+		}
+		if st.Restarts > 0 || time.Now().After(deadline) {
+			break
+		}
 	}
 	// What run.sh wrote (docs/design.md#who-moves-it): killRequested
 	// cleared, restartPrompt deleted, lifecycle restarting, sessionId
