@@ -21,8 +21,10 @@ import (
 )
 
 // The benchmarks here time the relay as a person feels it (issue 12): a
-// key's echo, and a flood of output. Each runs superclaude and its peers in
-// one run, interleaved, so that the machine's load — shared, on 2 cores —
+// key's echo, and a flood of output. Each runs superclaude and its peers —
+// the agent directly on the pty, script(1) (C's two-pty relay) and
+// gorelay (testdata/gorelay: the least Go two-pty relay, the floor a Go
+// program stands on) — in one run, interleaved, so that the machine's load — shared, on 2 cores —
 // falls on all of them alike: compare within a run, not across runs.
 //
 // $SUPERCLAUDE_BENCH_BASELINE names another superclaude binary (an older
@@ -32,7 +34,7 @@ import (
 const EnvBaseline = "SUPERCLAUDE_BENCH_BASELINE"
 
 // relayPeer is one way to run a command on a terminal: directly, through
-// script(1), through superclaude.
+// script(1), through gorelay, through superclaude.
 type relayPeer struct {
 	name string
 	// wrap returns the command that runs sh -c script this way.
@@ -68,6 +70,13 @@ func relayPeers(b *testing.B) []relayPeer {
 	} else {
 		b.Log("script(1) is not installed: no C relay to compare with")
 	}
+	relay := filepath.Join(dir, "gorelay")
+	build := exec.Command("go", "build", "-o", relay, "./testdata/gorelay")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		b.Fatalf("building the Go relay floor: %v\n%s", err, out)
+	}
+	peers = append(peers, relayPeer{"gorelay", func(script string) *exec.Cmd { return exec.Command(relay, script) }})
 	if base := os.Getenv(EnvBaseline); base != "" {
 		peers = append(peers, relayPeer{"baseline", viaSuperclaude(base)})
 	}
@@ -157,7 +166,8 @@ func (k *keyPath) roundTrip(b *testing.B, key byte) time.Duration {
 
 // BenchmarkKeystrokeRoundTrip times one byte typed on the terminal until
 // its echo comes back, with cat as the agent: directly on a pty, through
-// script(1) (util-linux's C two-pty relay) and through superclaude. Each of
+// script(1) (util-linux's C two-pty relay), through gorelay (the least Go
+// relay) and through superclaude. Each of
 // the b.N keys goes through every peer, in a random order per key, with a
 // pause (3 ms; $KEY_GAP) before each, as between a person's keys: the
 // relay is idle when a key arrives. Goal (issue 12): superclaude's p50 ≤
@@ -200,7 +210,11 @@ func BenchmarkKeystrokeRoundTrip(b *testing.B) {
 	if s, ok := p50["script"]; ok {
 		// Issue 22's goal: ≤ 20 µs over script(1) at p50.
 		b.ReportMetric(p50["superclaude"]-s, "superclaude-minus-script-p50-µs")
+		// The floor under it: what the least Go relay spends over C's.
+		b.ReportMetric(p50["gorelay"]-s, "gorelay-minus-script-p50-µs")
 	}
+	// What superclaude spends over the least Go relay: its own.
+	b.ReportMetric(p50["superclaude"]-p50["gorelay"], "superclaude-minus-gorelay-p50-µs")
 }
 
 func pctMicros(sorted []time.Duration, p float64) float64 {
@@ -279,6 +293,7 @@ func throughput(b *testing.B, script string, size int64) {
 	if r, ok := rate["baseline"]; ok {
 		b.ReportMetric(r/rate["direct"], "baseline/direct")
 	}
+	b.ReportMetric(rate["superclaude"]/rate["gorelay"], "superclaude/gorelay")
 }
 
 // drain reads the terminal until the program is gone (EIO) and returns the
