@@ -1,10 +1,10 @@
 // Command gorelay is the Go floor of the relay benchmarks
-// (relay_bench_test.go): the least a Go program does to put an agent on a
-// pty of its own, as script(1) does in C. It runs `sh -c SCRIPT` on a new
-// pty, makes its own terminal raw, and copies both ways — the Go
-// runtime's poller, two goroutines and io.Copy — until the agent ends.
-// What superclaude spends over it is superclaude's own; what it spends
-// over script(1) is the floor a Go relay stands on.
+// (cmd/superclaude/relay_bench_test.go): the least a Go program does to
+// put an agent on a pty of its own, as script(1) does in C. It runs
+// `sh -c SCRIPT` on a new pty, makes its own terminal raw, and copies
+// both ways — the Go runtime's poller, two goroutines and io.Copy — until
+// the agent ends. What superclaude spends over it is superclaude's own;
+// what it spends over script(1) is the floor a Go relay stands on.
 package main
 
 import (
