@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/superclaude/superclaude/internal/launch"
 )
 
 // idleWindow is how long the idle figures are measured:
@@ -39,11 +41,11 @@ func BenchmarkIdle(b *testing.B) {
 		}
 		// What a start or a tick set off is not idle: 2 s after the
 		// ticks, and past the start's window in which a failed start is
-		// told apart (5 s, internal/launch), at whose end the new
+		// told apart (launch.StartupFailWindow), at whose end the new
 		// session's held events are written — a run measured before it
 		// counted that write, and the Go runtime's spinning around it,
 		// as 0.3–0.95 wakeups/s of "idle" (strace, 2026-12-02).
-		time.Sleep(max(2*time.Second, time.Until(started.Add(startWindow+time.Second))))
+		time.Sleep(max(2*time.Second, time.Until(started.Add(launch.StartupFailWindow+time.Second))))
 		all := []*running{fresh, ticked, gs}
 		procs := make([][]int, len(all))
 		before := make([][]int64, len(all))
@@ -90,11 +92,6 @@ func BenchmarkIdle(b *testing.B) {
 		report(b, "idle threads, the session leader alone", "gosup", sum(procs[2], "Threads"), sum(procs[0][1:], "Threads"), "", "", false)
 	}
 }
-
-// startWindow is superclaude's startup-failure window (the launch
-// policy's StartupFailWindow): a new session's events are held until it
-// ends, unless the agent shows sooner that it started.
-const startWindow = 5 * time.Second
 
 // part is rates[k], or 0 when there is no k-th process.
 func part(rates []float64, k int) float64 {

@@ -29,6 +29,13 @@ import (
 	"github.com/superclaude/superclaude/supervise"
 )
 
+// StartupFailWindow is how long a typed run's first agent must live not to
+// count as failing as it starts: a drop-in for the agent, a run that fails
+// so (an option it does not know, no network) ends as the plain agent's
+// would, once. A new session's events wait for it to pass, unless the
+// agent shows sooner that it started.
+const StartupFailWindow = 5 * time.Second
+
 // Options are the supervisor's knobs: from the environment for a plain
 // `superclaude ARGS` (FromEnv), from flags for `superclaude +run`.
 type Options struct {
@@ -310,10 +317,7 @@ func Run(o Options, args []string) (code int) {
 		Log:              log,
 		Spare:            fleetServers,
 	}
-	// A drop-in for the agent: a typed run that fails as it starts (an
-	// option it does not know, no network) ends as the plain agent's
-	// would, once.
-	cfg.Policy.StartupFailWindow = 5 * time.Second
+	cfg.Policy.StartupFailWindow = StartupFailWindow
 	if profile.Name == supervise.Claude.Name {
 		// Its exit hint names superclaude as the person started it.
 		cfg.Profile.Output = claude.RewriteResumeHintAs(hintCommand(os.Args[0]))
