@@ -117,6 +117,16 @@ func readChoice(in *os.File, timeout time.Duration, hold func([]byte)) supervise
 		if c, ok := keyChoice(p[0]); ok && n == 1 && !midLine && !waitInput(fd, keyQuiet) {
 			return c
 		}
+		// A letter key on a line of its own that came in one read with
+		// the Enter before it (a loaded machine reads late): still the
+		// answer, the line before it held. Not a line end: CR LF is one
+		// Enter.
+		if last := p[n-1]; n > 1 && (p[n-2] == '\r' || p[n-2] == '\n') && last != '\r' && last != '\n' {
+			if c, ok := keyChoice(last); ok && !waitInput(fd, keyQuiet) {
+				hold(append([]byte(nil), p[:n-1]...))
+				return c
+			}
+		}
 		hold(append([]byte(nil), p...))
 		for _, b := range p {
 			midLine = b != '\r' && b != '\n'

@@ -45,6 +45,11 @@ func TestTheResumeQuestionTakesOnlyItsKeys(t *testing.T) {
 			supervise.ChooseAbort, "run: go\r", keyQuiet},
 		{"a prompt begun, not finished: n belongs to it", append(typed("run"), step{"", keyQuiet + 200*time.Millisecond}, step{"n", 0}),
 			supervise.ChooseResume, "runn", 0},
+		// Regression (CI, 2026-12-02): under load the Enter that ended a
+		// prompt and the n after it came in one read; the question held
+		// both and resumed at its timeout.
+		{"a prompt, then its Enter and n read together", []step{{"run: hello", 100 * time.Millisecond}, {"\rn", 0}},
+			supervise.ChooseNew, "run: hello\r", keyQuiet},
 		{"an arrow key is no Esc", []step{{"\x1b[A", 0}}, supervise.ChooseResume, "\x1b[A", 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
